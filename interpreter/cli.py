@@ -1,0 +1,5 @@
+def main(argv=None):
+    from importlib import resources
+    import happydayz
+    print(happydayz.__file__)
+    return 0
