@@ -1,0 +1,540 @@
+"""Checked syntax tree → executable program, once per power file.
+
+Expressions become Python closures `f(ctx) -> value`; statements become a
+flat list of instructions that the VM (vm.py) steps through. A choice is an
+instruction at which the VM stops and asks a decision; nothing else can stop
+it, and every loop walks a finite list, so a power always ends.
+
+Runtime values: a card is its id (int), a Community its seat (int), a Faction
+its name (str); groups are tuples in a meaningful order (zone order, or
+clockwise from the acting Community).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from . import ast
+from .checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, CheckedPower, as_set
+from .errors import Span
+
+Fn = Callable[[Any], Any]
+
+
+# ------------------------------------------------------------- instructions
+# Each instruction is a tuple whose first item is its opcode.
+LET, JUMP, JUMP_UNLESS, EACH_INIT, EACH_NEXT, CHOOSE, ASK, EFFECT, SIMUL_BEGIN, SIMUL_END = range(10)
+OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose", "ask", "effect", "simul_begin", "simul_end"]
+
+
+@dataclass(frozen=True)
+class ChoiceSpec:
+    """What a `choose` instruction asks."""
+
+    name: str
+    mode: str  # one, exactly, up_to
+    count: int
+    source: Fn
+    chooser: Fn | None
+    element: str  # Card, Community, Faction
+    prompt: str
+    else_target: int  # where to go when there is nothing to choose
+    span: Span
+
+
+@dataclass
+class Program:
+    instructions: list[tuple]
+    span: Span
+
+
+@dataclass
+class VariantProgram:
+    kind: str  # basic, positive, negative, or "fixed"
+    title: str | None
+    on_win: Program | None = None
+    end_of_round: Program | None = None
+    always_playable: bool = False
+    never_leads: bool = False
+    face_up: bool = False
+    carried_over: bool = False
+    blocks_led_power: bool = False
+    trumps: Fn | None = None
+
+
+@dataclass
+class CompiledPower:
+    name: str
+    binding: str  # faction, card, added
+    faction: str | None
+    file: Path
+    variants: dict[str, VariantProgram] = field(default_factory=dict)  # "fixed" for a fixed power
+
+    @property
+    def fixed(self) -> bool:
+        return "fixed" in self.variants
+
+    def variant(self, kind: str) -> VariantProgram:
+        if self.fixed:
+            return self.variants["fixed"]
+        return self.variants[kind]
+
+
+# ------------------------------------------------------------------ compiler
+
+
+class Compiler:
+    def __init__(self, checked: CheckedPower):
+        self.types = checked.types
+        self.slot_counter = 0
+
+    def type_of(self, node: ast.Node) -> str:
+        return self.types[id(node)]
+
+    def fresh(self, stem: str) -> str:
+        self.slot_counter += 1
+        return f"#{stem}{self.slot_counter}"
+
+    # ---------------------------------------------------------------- powers
+    def compile_power(self, power: ast.PowerFile, path: Path) -> CompiledPower:
+        compiled = CompiledPower(power.name, power.binding.kind, power.binding.faction, path)
+        if power.variants:
+            for v in power.variants:
+                compiled.variants[v.kind] = self.variant(v.kind, v.title, v.hooks, v.rules)
+        else:
+            compiled.variants["fixed"] = self.variant("fixed", None, power.hooks, power.rules)
+        return compiled
+
+    def variant(self, kind, title, hooks, rules) -> VariantProgram:
+        vp = VariantProgram(kind, title)
+        for hook in hooks:
+            program = Program(self.block(hook.body) + [], hook.span)
+            if hook.timing == "win":
+                vp.on_win = program
+            else:
+                vp.end_of_round = program
+        for rule in rules:
+            if rule.kind == "trumps":
+                vp.trumps = self.expr(rule.condition)
+            else:
+                setattr(vp, rule.kind, True)
+        return vp
+
+    # ------------------------------------------------------------ statements
+    def block(self, block: ast.Block) -> list[tuple]:
+        out: list[tuple] = []
+        for s in block.statements:
+            out.extend(self.statement(s))
+        return out
+
+    def statement(self, s: ast.Node) -> list[tuple]:
+        """Instructions for one statement; jump targets are relative until `link`."""
+        if isinstance(s, (ast.Let, ast.SetVar)):
+            return [(LET, s.name, self.expr(s.value))]
+        if isinstance(s, ast.If):
+            then = self.block(s.then)
+            other = self.block(s.otherwise) if s.otherwise else []
+            if other:
+                return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 2)] + then + [(JUMP, len(other) + 1)] + other
+            return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 1)] + then
+        if isinstance(s, ast.Each):
+            slot = self.fresh("each")
+            body = self.block(s.body)
+            loop = [(EACH_INIT, slot, self.expr(s.source)), (EACH_NEXT, slot, s.name, len(body) + 2)] + body + [(JUMP, -(len(body) + 1))]
+            if s.simultaneous:
+                return [(SIMUL_BEGIN,)] + loop + [(SIMUL_END,)]
+            return loop
+        if isinstance(s, ast.Repeat):
+            slot = self.fresh("repeat")
+            body = self.block(s.body)
+            counter = lambda ctx, n=s.count: tuple(range(n))  # noqa: E731
+            return [(EACH_INIT, slot, counter), (EACH_NEXT, slot, None, len(body) + 2)] + body + [(JUMP, -(len(body) + 1))]
+        if isinstance(s, ast.Choose):
+            body = self.block(s.body)
+            other = self.block(s.otherwise) if s.otherwise else []
+            element = _element(self.type_of(s.source))
+            spec = ChoiceSpec(
+                name=s.name, mode=s.mode, count=s.count, source=self.group(s.source),
+                chooser=self.expr(s.chooser) if s.chooser else None, element=element,
+                prompt=choice_prompt(s), else_target=0, span=s.span,
+            )
+            if other:
+                # choose; body; jump over else; else-part
+                return [(CHOOSE, spec, len(body) + 2)] + body + [(JUMP, len(other) + 1)] + other
+            return [(CHOOSE, spec, len(body) + 1)] + body
+        if isinstance(s, ast.Ask):
+            yes = self.block(s.yes)
+            no = self.block(s.no) if s.no else []
+            chooser = self.expr(s.chooser) if s.chooser else None
+            if no:
+                return [(ASK, s.prompt, chooser, len(yes) + 2)] + yes + [(JUMP, len(no) + 1)] + no
+            return [(ASK, s.prompt, chooser, len(yes) + 1)] + yes
+        return [(EFFECT, self.effect(s))]
+
+    def effect(self, s: ast.Node) -> Fn:
+        """A closure returning the list of effects (plain tuples) the statement makes."""
+        if isinstance(s, ast.Move):
+            cards = self.group(s.cards)
+            dest = self.dest(s.dest)
+            return lambda ctx: [("move", cards(ctx), *dest(ctx))]
+        if isinstance(s, ast.Draw):
+            count = self.expr(s.count)
+            whom = self.expr(s.whom) if s.whom else _me
+            return lambda ctx: [("move", tuple(ctx.g.reserve[: max(count(ctx), 0)]), "hand", whom(ctx), "end")]
+        if isinstance(s, ast.Deal):
+            cards = self.group(s.cards)
+            to = self.group(s.to)
+            keys = [(k.attr, k.direction) for k in s.order]
+
+            def deal(ctx):
+                pile = list(cards(ctx))
+                spec = ctx.g.cards
+                for attr, direction in reversed(keys):  # stable sorts, last key first
+                    pile.sort(key=lambda c: getattr(spec[c], attr) or 0, reverse=direction == "highest")
+                seats = to(ctx)
+                if not seats:
+                    return []
+                return [("move", (card,), "expedition", seats[i % len(seats)], "end") for i, card in enumerate(pile)]
+
+            return deal
+        if isinstance(s, ast.Score):
+            amount = self.expr(s.amount)
+            whom = self.expr(s.whom) if s.whom else _me
+            sign = s.sign
+            return lambda ctx: [("score", whom(ctx), sign * amount(ctx))]
+        if isinstance(s, ast.NextLeader):
+            who = self.expr(s.who)
+            return lambda ctx: [("next_leader", who(ctx))]
+        if isinstance(s, ast.NextLead):
+            faction = self.expr(s.faction)
+            return lambda ctx: [("next_lead", faction(ctx))]
+        raise TypeError(f"unknown statement {type(s).__name__}")  # pragma: no cover
+
+    def dest(self, d: ast.Dest) -> Fn:
+        if d.kind == "reserve_top":
+            return lambda ctx: ("reserve", None, "top")
+        if d.kind == "reserve_bottom":
+            return lambda ctx: ("reserve", None, "end")
+        if d.kind == "discard":
+            return lambda ctx: ("discard", None, "end")
+        owner = self.expr(d.owner) if d.owner else _me
+        kind = d.kind
+        return lambda ctx: (kind, owner(ctx), "end")
+
+    # ----------------------------------------------------------- expressions
+    def group(self, node: ast.Node) -> Fn:
+        """An expression read as a group: a single card or Community becomes a 1-tuple."""
+        f = self.expr(node)
+        if self.type_of(node) in (CARD, COMMUNITY, FACTION):
+            return lambda ctx: (f(ctx),)
+        return f
+
+    def expr(self, n: ast.Node) -> Fn:
+        method = getattr(self, "x_" + type(n).__name__)
+        return method(n)
+
+    def x_IntLit(self, n):
+        v = n.value
+        return lambda ctx: v
+
+    def x_FactionLit(self, n):
+        v = n.name
+        return lambda ctx: v
+
+    def x_NameRef(self, n):
+        name = n.name
+        builtin = _BUILTIN_READERS.get(name)
+        if builtin is not None and not self._is_variable(n):
+            return builtin
+        return lambda ctx: ctx.env[name]
+
+    def _is_variable(self, n: ast.NameRef) -> bool:
+        # Built-in names cannot be rebound (the checker forbids it), except 'it'.
+        return n.name == "it"
+
+    def x_BareAttr(self, n):
+        attr = n.attr
+        return lambda ctx: getattr(ctx.g.cards[ctx.env["it"]], attr) or 0 if attr != "faction" else ctx.g.cards[ctx.env["it"]].faction
+
+    def x_AttrOf(self, n):
+        target = self.expr(n.target)
+        attr = n.attr
+        if attr == "faction":
+            return lambda ctx: ctx.g.cards[target(ctx)].faction
+        return lambda ctx: getattr(ctx.g.cards[target(ctx)], attr) or 0
+
+    def x_ZoneRef(self, n):
+        owner = self.expr(n.owner) if n.owner else _me
+        zone = n.zone
+        if zone == "held":
+            return lambda ctx: ctx.g.held(owner(ctx))
+        return lambda ctx: tuple(ctx.g.zone(zone, owner(ctx)))
+
+    def x_Neighbour(self, n):
+        of = self.expr(n.of) if n.of else _me
+        step = 1 if n.side == "left" else -1
+        return lambda ctx: (of(ctx) + step) % ctx.g.n
+
+    def x_ListLit(self, n):
+        items = [self.expr(i) for i in n.items]
+        return lambda ctx: _unique(f(ctx) for f in items)
+
+    def x_Arith(self, n):
+        left, right = self.expr(n.left), self.expr(n.right)
+        if as_set(self.type_of(n)) == self.type_of(n) and self.type_of(n) in (CARDS, COMMUNITIES, FACTIONS):
+            lg, rg = self.group(n.left), self.group(n.right)
+            return lambda ctx: _unique(list(lg(ctx)) + list(rg(ctx)))
+        op = n.op
+        if op == "+":
+            return lambda ctx: left(ctx) + right(ctx)
+        if op == "-":
+            return lambda ctx: left(ctx) - right(ctx)
+        if op == "*":
+            return lambda ctx: _bounded(left(ctx) * right(ctx))
+        return lambda ctx: _divide(left(ctx), right(ctx))
+
+    def x_Neg(self, n):
+        f = self.expr(n.operand)
+        return lambda ctx: -f(ctx)
+
+    def x_Logic(self, n):
+        left, right = self.expr(n.left), self.expr(n.right)
+        if n.op == "and":
+            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+
+    def x_Not(self, n):
+        f = self.expr(n.operand)
+        return lambda ctx: not f(ctx)
+
+    def x_Compare(self, n):
+        left, right = self.expr(n.left), self.expr(n.right)
+        op = n.op
+        if op in ("in", "not in"):
+            right = self.group(n.right)
+            if op == "in":
+                return lambda ctx: left(ctx) in right(ctx)
+            return lambda ctx: left(ctx) not in right(ctx)
+        import operator
+
+        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        return lambda ctx: fn(left(ctx), right(ctx))
+
+    def _with_it(self, source: Fn, body: Fn, keep: Callable[[Any, list], Any]):
+        def run(ctx):
+            env = ctx.env
+            saved = env.get("it", _MISSING)
+            try:
+                return keep(ctx, source(ctx), body)
+            finally:
+                if saved is _MISSING:
+                    env.pop("it", None)
+                else:
+                    env["it"] = saved
+
+        return run
+
+    def x_Where(self, n):
+        source = self.group(n.source)
+        cond = self.expr(n.condition)
+
+        def keep(ctx, items, body):
+            out = []
+            for x in items:
+                ctx.env["it"] = x
+                if body(ctx):
+                    out.append(x)
+            return tuple(out)
+
+        return self._with_it(source, cond, keep)
+
+    def x_Except(self, n):
+        source = self.group(n.source)
+        removed = self.group(n.removed)
+
+        def run(ctx):
+            gone = set(removed(ctx))
+            return tuple(x for x in source(ctx) if x not in gone)
+
+        return run
+
+    def x_Otherwise(self, n):
+        first, fallback = self.group(n.first), self.group(n.fallback)
+        return lambda ctx: first(ctx) or fallback(ctx)
+
+    def x_WithExtreme(self, n):
+        source = self.group(n.source)
+        key = self.expr(n.key)
+        extreme = n.extreme
+        best_is_high = extreme.endswith("most")
+        strict = extreme.startswith("strictly")
+
+        def keep(ctx, items, body):
+            scored = []
+            for x in items:
+                ctx.env["it"] = x
+                scored.append((body(ctx), x))
+            if not scored:
+                return ()
+            target = max(s for s, _ in scored) if best_is_high else min(s for s, _ in scored)
+            winners = tuple(x for s, x in scored if s == target)
+            if strict and len(winners) > 1:
+                return ()
+            return winners
+
+        return self._with_it(source, key, keep)
+
+    def x_Comprehension(self, n):
+        source = self.group(n.source)
+        body = self.expr(n.body)
+        var = n.var
+        fn = {"sum": sum, "min": min, "max": max}[n.function]
+
+        def run(ctx):
+            values = []
+            env = ctx.env
+            for x in source(ctx):
+                env[var] = x
+                values.append(body(ctx))
+            env.pop(var, None)
+            return fn(values) if values else 0
+
+        return run
+
+    def x_Call(self, n):
+        name = n.function
+        args = [self.group(a) if i == 0 and name in _GROUP_FUNCTIONS else self.expr(a) for i, a in enumerate(n.args)]
+        if name == "count":
+            f = args[0]
+            return lambda ctx: len(f(ctx))
+        if name in ("min", "max", "sum"):
+            fn = {"sum": sum, "min": min, "max": max}[name]
+            return lambda ctx: fn([a(ctx) for a in args]) if len(args) > 1 else fn([args[0](ctx)])
+        if name == "population":
+            f = args[0]
+            return lambda ctx: ctx.g.population[f(ctx)]
+        source = args[0]
+        how_many = args[1] if len(args) > 1 else (lambda ctx: 1)
+        if name == "first":
+            return lambda ctx: tuple(source(ctx)[: max(how_many(ctx), 0)])
+        if name == "last":
+            return lambda ctx: tuple(source(ctx)[-how_many(ctx):]) if how_many(ctx) > 0 else ()
+        if name in ("highest", "lowest"):
+            high = name == "highest"
+
+            def pick(ctx):
+                spec = ctx.g.cards
+                ordered = sorted(source(ctx), key=lambda c: spec[c].value or 0, reverse=high)
+                return tuple(ordered[: max(how_many(ctx), 0)])
+
+            return pick
+        if name == "random":
+            def draw(ctx):
+                pool = list(source(ctx))
+                k = min(max(how_many(ctx), 0), len(pool))
+                return tuple(ctx.g.rng.sample(pool, k)) if k else ()
+
+            return draw
+        raise TypeError(f"unknown function {name}")  # pragma: no cover
+
+
+_GROUP_FUNCTIONS = {"count", "highest", "lowest", "first", "last", "random"}
+_MISSING = object()
+MAX_NUMBER = 10**6
+
+
+def _bounded(x: int) -> int:
+    return max(-MAX_NUMBER, min(MAX_NUMBER, x))
+
+
+def _divide(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _unique(items) -> tuple:
+    seen: dict = {}
+    for x in items:
+        if isinstance(x, tuple):
+            for y in x:
+                seen.setdefault(y, None)
+        else:
+            seen.setdefault(x, None)
+    return tuple(seen)
+
+
+def _me(ctx):
+    return ctx.me
+
+
+def _element(t: str) -> str:
+    from .checker import ELEMENT_OF
+
+    return ELEMENT_OF[as_set(t)]
+
+
+def _clockwise(ctx, start: int) -> tuple:
+    n = ctx.g.n
+    return tuple((start + i) % n for i in range(n))
+
+
+_BUILTIN_READERS: dict[str, Fn] = {
+    "self": lambda ctx: ctx.me,
+    "others": lambda ctx: _clockwise(ctx, ctx.me)[1:],
+    "everyone": lambda ctx: _clockwise(ctx, ctx.me),
+    "factions": lambda ctx: ctx.g.factions_in_play(),
+    "reserve": lambda ctx: tuple(ctx.g.reserve),
+    "round": lambda ctx: ctx.g.round_no,
+    "players": lambda ctx: ctx.g.n,
+    "trick": lambda ctx: ctx.trick,
+    "encounter": lambda ctx: ctx.encounter,
+    "led": lambda ctx: ctx.led,
+    "leader": lambda ctx: ctx.leader,
+    "this": lambda ctx: ctx.this,
+    "played": lambda ctx: ctx.card,
+    "void": lambda ctx: ctx.void,
+    "side": lambda ctx: ctx.side,
+    "plus": lambda ctx: "+",
+    "minus": lambda ctx: "-",
+    "true": lambda ctx: True,
+    "false": lambda ctx: False,
+}
+
+
+# ------------------------------------------------------------------ prompts
+
+
+def choice_prompt(s: ast.Choose) -> str:
+    from .render import describe_choice
+
+    return describe_choice(s)
+
+
+def link(instructions: list[tuple]) -> list[tuple]:
+    """Turn relative jump offsets into absolute instruction indexes."""
+    out = []
+    for i, ins in enumerate(instructions):
+        op = ins[0]
+        if op == JUMP:
+            out.append((JUMP, i + ins[1]))
+        elif op == JUMP_UNLESS:
+            out.append((JUMP_UNLESS, ins[1], i + ins[2]))
+        elif op == EACH_NEXT:
+            out.append((EACH_NEXT, ins[1], ins[2], i + ins[3]))
+        elif op == CHOOSE:
+            out.append((CHOOSE, ins[1], i + ins[2]))
+        elif op == ASK:
+            out.append((ASK, ins[1], ins[2], i + ins[3]))
+        else:
+            out.append(ins)
+    return out
+
+
+def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
+    compiled = Compiler(checked).compile_power(checked.power, path)
+    for variant in compiled.variants.values():
+        for program in (variant.on_win, variant.end_of_round):
+            if program is not None:
+                program.instructions = link(program.instructions)
+    return compiled

@@ -1,0 +1,562 @@
+"""The generic trick-taking kernel.
+
+A Game holds all that changes during a game as plain data (zones, populations,
+the trick in progress, powers being run) and steps through the rules until a
+Community must decide something. Every decision — transfer, lead, follow, a
+choice inside a power, a Faction change — is a Decision with an actor and a
+list of legal options; `apply(index)` answers it. Randomness comes from one
+seeded RNG held by the game, so a seed and the list of answers replay a game
+exactly.
+
+The kernel knows no Faction. Which cards may always be played, which never
+set the Faction led, which cut a trick, which are kept face up or carried to
+the next round, and what happens when a trick is won or a round counted, all
+come from the compiled power files.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import vm
+from .compiler import VariantProgram
+from .errors import GameRuleError
+from .setup import GameSetup
+
+SIDES = ("+", "-")
+
+
+@dataclass(frozen=True)
+class Option:
+    value: Any
+    label: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    actor: int
+    kind: str  # transfer, lead, follow, choose, ask, faction_change, replace_power
+    prompt: str
+    options: tuple[Option, ...]
+
+    def index_of_label(self, label: str) -> int | None:
+        wanted = label.strip().lower()
+        for i, option in enumerate(self.options):
+            if option.label.lower() == wanted:
+                return i
+        return None
+
+
+@dataclass
+class Play:
+    seat: int
+    card: int
+    trump: bool = False
+
+
+@dataclass
+class Trick:
+    leader: int
+    encounter: int | None
+    led: str | None = None
+    side: str | None = None
+    plays: list[Play] = field(default_factory=list)
+    named: bool = False  # the Faction led was named before the lead
+
+
+class Game:
+    def __init__(self, setup: GameSetup, seed: int = 0):
+        self.setup = setup
+        self.seed = seed
+        self.rng = random.Random(seed)
+        n = setup.n
+        self.n = n
+        self.cards = setup.cards
+        self.zones: dict[str, list[int]] = {"out": list(range(len(self.cards))), "reserve": [], "discard": [],
+                                            "table": [], "encounter": []}
+        for seat in range(n):
+            for kind in ("hand", "transfer", "expedition"):
+                self.zones[f"{kind}:{seat}"] = []
+        self.loc: list[str] = ["out"] * len(self.cards)
+        self.population = [setup.starting_population] * n
+        self.factions: list[list[str]] = [[c.faction, c.variant] for c in setup.scenario.factions]
+        self.added: list[str] = list(setup.scenario.added)
+        self.round_no = 0
+        self.round_gain = [0] * n
+        self.active = 0
+        self.designated: int | None = None
+        self.named_lead: str | None = None
+        self.trick: Trick | None = None
+        self.carried: list[list[int]] = [[] for _ in range(n)]
+        self.transfer_picks: list[tuple[int, int, int]] = []  # (giver, receiver, card)
+        self.frames: list[vm.Frame] = []
+        self.after_frames = ""
+        self.phase = "setup_round"
+        self.pending: Decision | None = None
+        self.pending_request: vm.ChoiceRequest | None = None
+        self.history: list[dict] = []
+        self.log: list[dict] = []
+        self.answers: list[int] = []
+        self.over = False
+        self.winners: list[int] = []
+        self.last_deltas = [0] * n
+        self._advance()
+
+    # ------------------------------------------------------------ public API
+    @property
+    def decision(self) -> Decision | None:
+        return self.pending
+
+    def apply(self, index: int) -> None:
+        """Answer the pending decision with the option at `index`."""
+        d = self.pending
+        if d is None:
+            raise GameRuleError("the game is over: there is no decision to answer")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(d.options):
+            raise GameRuleError(f"illegal answer {index!r} to '{d.prompt}': choose 0 to {len(d.options) - 1}")
+        option = d.options[index]
+        self.answers.append(index)
+        self._event("decision", actor=d.actor, decision=d.kind, answer=option.label)
+        self.pending = None
+        getattr(self, "_answer_" + d.kind)(d, option.value)
+        self._advance()
+
+    def copy(self) -> "Game":
+        """An independent copy sharing only the immutable setup."""
+        other = copy.copy(self)
+        for name, value in self.__dict__.items():
+            if name not in ("setup", "cards"):
+                setattr(other, name, copy.deepcopy(value))
+        return other
+
+    def held(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.zones[f"hand:{seat}"]) + tuple(self.zones[f"transfer:{seat}"])
+
+    def zone(self, kind: str, seat: int) -> list[int]:
+        return self.zones[f"{kind}:{seat}"]
+
+    @property
+    def reserve(self) -> list[int]:
+        return self.zones["reserve"]
+
+    def factions_in_play(self) -> tuple[str, ...]:
+        return self.setup.always + tuple(f for f, _ in self.factions)
+
+    def label(self, card: int) -> str:
+        return self.cards[card].label
+
+    def variant_of(self, faction: str) -> str:
+        for f, v in self.factions:
+            if f == faction:
+                return v
+        return "basic"
+
+    def rules_of(self, card: int) -> VariantProgram:
+        faction = self.cards[card].faction
+        return self.setup.rules(faction, self.variant_of(faction))
+
+    # ------------------------------------------------------------- the loop
+    def _advance(self) -> None:
+        guard = 0
+        while self.pending is None and not self.over:
+            guard += 1
+            if guard > 100_000:  # pragma: no cover - a kernel bug, not a user's
+                raise RuntimeError("the game loop made no progress")
+            getattr(self, "_phase_" + self.phase)()
+
+    def _ask(self, actor: int, kind: str, prompt: str, options: list[Option]) -> None:
+        self.pending = Decision(actor, kind, prompt, tuple(options))
+
+    def _event(self, kind: str, **data) -> None:
+        self.log.append({"event": kind, "round": self.round_no, **data})
+
+    def _move(self, card: int, dest: str, top: bool = False) -> None:
+        self.zones[self.loc[card]].remove(card)
+        if top:
+            self.zones[dest].insert(0, card)
+        else:
+            self.zones[dest].append(card)
+        self.loc[card] = dest
+
+    def seat_label(self, seat: int) -> str:
+        return f"Community {seat}"
+
+    # ---------------------------------------------------------- round setup
+    def _phase_setup_round(self) -> None:
+        self.round_no += 1
+        for card in range(len(self.cards)):
+            if self.loc[card] != "out":
+                self._move(card, "out")
+        deck: list[int] = []
+        for faction in self.factions_in_play():
+            ids = list(self.setup.faction_cards[faction])
+            swap = self.setup.promo_swaps.get(faction)
+            if swap and self.setup.options.patient_zero:
+                ids = [swap[1] if c == swap[0] else c for c in ids]
+            deck.extend(ids)
+        carried = {c for seat in self.carried for c in seat}
+        deck = [c for c in deck if c not in carried]
+        self.rng.shuffle(deck)
+        per_seat = self.setup.deal[self.n]
+        for seat in range(self.n):
+            for card in self.carried[seat]:
+                self._move(card, f"hand:{seat}")
+            for _ in range(max(per_seat - len(self.carried[seat]), 0)):
+                if deck:
+                    self._move(deck.pop(), f"hand:{seat}")
+        for card in deck:
+            self._move(card, "reserve")
+        self.carried = [[] for _ in range(self.n)]
+        self.round_gain = [0] * self.n
+        self.designated = self.named_lead = None
+        self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
+                    reserve=[self.label(c) for c in self.reserve])
+        self.transfer_picks = []
+        self.phase = "transfer"
+
+    def _transfer_targets(self, seat: int) -> list[int]:
+        count = self.setup.transfer_cards
+        if self.n == 2:
+            return [1 - seat] * count
+        return [(seat + 1) % self.n, (seat - 1) % self.n][:count]
+
+    def _phase_transfer(self) -> None:
+        done = len(self.transfer_picks)
+        per_seat = self.setup.transfer_cards
+        if done >= per_seat * self.n:
+            passes = [(g, r, c) for g, r, c in self.transfer_picks if c >= 0]
+            for giver, receiver, card in passes:
+                self._move(card, f"transfer:{receiver}")
+            self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in passes])
+            if self.round_no == 1:
+                self.active = self._first_leader()
+            self.phase = "start_trick"
+            return
+        seat, k = divmod(done, per_seat)
+        receiver = self._transfer_targets(seat)[k]
+        already = {c for g, _, c in self.transfer_picks if g == seat}
+        options = [Option(c, self.label(c)) for c in self.zone("hand", seat) if c not in already]
+        if not options:  # nothing left to pass: this pass is skipped
+            self.transfer_picks.append((seat, receiver, -1))
+            return
+        side = "left" if receiver == (seat + 1) % self.n and self.n > 2 else ("right" if self.n > 2 else "")
+        where = f"your {side} neighbour ({self.seat_label(receiver)})" if side else self.seat_label(receiver)
+        self._ask(seat, "transfer", f"Choose a card to pass to {where}", options)
+
+    def _answer_transfer(self, d: Decision, card: int) -> None:
+        seat = d.actor
+        k = sum(1 for g, _, _ in self.transfer_picks if g == seat)
+        self.transfer_picks.append((seat, self._transfer_targets(seat)[k], card))
+
+    def _rank_key(self, card: int) -> tuple[int, int]:
+        order = self.factions_in_play()
+        spec = self.cards[card]
+        return (len(order) - order.index(spec.faction), spec.value or 0)
+
+    def _first_leader(self) -> int:
+        best_seat, best_key = 0, None
+        for seat in range(self.n):
+            key = sorted((self._rank_key(c) for c in self.zone("transfer", seat)), reverse=True)
+            if best_key is None or key > best_key:
+                best_seat, best_key = seat, key
+        return best_seat
+
+    # --------------------------------------------------------------- tricks
+    def _phase_start_trick(self) -> None:
+        if not any(self.held(s) for s in range(self.n)):
+            self.phase = "count"
+            return
+        encounter = None
+        if self.reserve:
+            encounter = self.reserve[0]
+            self._move(encounter, "encounter")
+        leader = self.designated if self.designated is not None else self.active
+        self.designated = None
+        while not self.held(leader):
+            leader = (leader + 1) % self.n
+        self.trick = Trick(leader, encounter, led=self.named_lead, named=self.named_lead is not None)
+        self.named_lead = None
+        self._event("encounter", card=self.label(encounter) if encounter is not None else None, leader=leader,
+                    named=self.trick.led)
+        self.phase = "lead"
+
+    def _legal_plays(self, seat: int) -> list[int]:
+        held = list(self.held(seat))
+        led = self.trick.led
+        if led is None:
+            return held
+        following = [c for c in held if self.cards[c].faction == led]
+        if not following:
+            return held
+        return [c for c in held if self.cards[c].faction == led or self.rules_of(c).always_playable]
+
+    def _phase_lead(self) -> None:
+        seat = self.trick.leader
+        options = [Option([c, side], f"{self.label(c)} on {side}") for c in self._legal_plays(seat) for side in SIDES]
+        self._ask(seat, "lead", "Lead a card: choose it and the side of the board", options)
+
+    def _answer_lead(self, d: Decision, value) -> None:
+        card, side = value
+        self.trick.side = side
+        self._play(d.actor, card)
+
+    def _phase_follow(self) -> None:
+        seat = self._next_to_play()
+        if seat is None:
+            self.phase = "resolve"
+            return
+        options = [Option(c, self.label(c)) for c in self._legal_plays(seat)]
+        led = self.trick.led or "any Faction"
+        self._ask(seat, "follow", f"Play a card ({led} led, {self.trick.side} side)", options)
+
+    def _answer_follow(self, d: Decision, card: int) -> None:
+        self._play(d.actor, card)
+
+    def _next_to_play(self) -> int | None:
+        played = {p.seat for p in self.trick.plays}
+        for step in range(1, self.n):
+            seat = (self.trick.leader + step) % self.n
+            if seat not in played and self.held(seat):
+                return seat
+        return None
+
+    def _play(self, seat: int, card: int) -> None:
+        trick = self.trick
+        spec = self.cards[card]
+        rules = self.rules_of(card)
+        void = trick.led is not None and not any(self.cards[c].faction == trick.led for c in self.held(seat))
+        self._move(card, "table")
+        if trick.led is None and not rules.never_leads:
+            trick.led = spec.faction
+        trump = False
+        if trick.led is not None and spec.faction != trick.led and rules.trumps is not None:
+            ctx = vm.Ctx(self, seat, {}, led=trick.led, leader=trick.leader, card=card, void=void, side=trick.side)
+            trump = bool(rules.trumps(ctx))
+        trick.plays.append(Play(seat, card, trump))
+        self._event("play", seat=seat, card=self.label(card), side=trick.side, trump=trump)
+        self.phase = "follow"
+
+    def _winner(self) -> tuple[int, Play | None]:
+        trick = self.trick
+        high = trick.side == "+"
+
+        def best(plays: list[Play]) -> Play:
+            chosen = plays[0]
+            for p in plays[1:]:
+                v, w = self.cards[p.card].value, self.cards[chosen.card].value
+                if (v > w) if high else (v < w):
+                    chosen = p
+            return chosen
+
+        with_value = [p for p in trick.plays if self.cards[p.card].value is not None]
+        trumps = [p for p in with_value if p.trump]
+        if trumps:
+            play = best(trumps)
+            return play.seat, play
+        following = [p for p in with_value if trick.led is not None and self.cards[p.card].faction == trick.led]
+        if following:
+            play = best(following)
+            return play.seat, play
+        return trick.leader, None
+
+    def _phase_resolve(self) -> None:
+        trick = self.trick
+        winner, play = self._winner()
+        for p in trick.plays:
+            self._move(p.card, f"expedition:{winner}")
+        encounter = ()
+        if trick.encounter is not None:
+            self._move(trick.encounter, f"expedition:{winner}")
+            encounter = (trick.encounter,)
+        blocked = bool(play and play.trump and self.rules_of(play.card).blocks_led_power)
+        self._event("win", seat=winner, led=trick.led, blocked=blocked,
+                    cards=[self.label(p.card) for p in trick.plays])
+        self.active = winner
+        if trick.led is not None and not blocked:
+            power = self.setup.faction_power.get(trick.led)
+            variant = self.variant_of(trick.led)
+            kind = "fixed" if power is not None and power.fixed else variant
+            if power is not None and power.variant(variant).on_win is not None:
+                self._event("power", power=power.name, variant=kind, seat=winner)
+                self.frames.append(vm.Frame((str(power.file), kind, "win"), winner, None,
+                                            tuple(p.card for p in trick.plays), encounter, trick.led, trick.leader))
+        self.after_frames = "end_trick"
+        self.phase = "powers"
+
+    def _phase_end_trick(self) -> None:
+        if self.designated is not None:
+            self.active = self.designated
+        self.trick = None
+        self.phase = "start_trick"
+
+    # --------------------------------------------------------------- powers
+    def _phase_powers(self) -> None:
+        while self.frames:
+            frame = self.frames[0]
+            request = vm.run(self, frame, self.setup.program(frame.key))
+            if request is not None:
+                self.pending_request = request
+                options = [Option(v, self._value_label(v, request.element)) for v in request.options]
+                self._ask(request.actor, request.kind, request.prompt, options)
+                return
+            self.frames.pop(0)
+        self.phase = self.after_frames
+
+    def _value_label(self, value, element: str) -> str:
+        if value == vm.STOP:
+            return "stop choosing"
+        if element == "Card":
+            return self.label(value)
+        if element == "Community":
+            return self.seat_label(value)
+        if element == "Yes/No":
+            return "yes" if value else "no"
+        return str(value)
+
+    def _answer_choose(self, d: Decision, value) -> None:
+        frame = self.frames[0]
+        vm.answer(frame, self.setup.program(frame.key), value)
+        self.pending_request = None
+
+    _answer_ask = _answer_choose
+
+    def apply_effects(self, effects: list[tuple]) -> None:
+        for effect in effects:
+            kind = effect[0]
+            if kind == "move":
+                _, cards, zone, owner, position = effect
+                dest = zone if owner is None else f"{zone}:{owner}"
+                if position == "top":
+                    for card in reversed(cards):
+                        self._move(card, dest, top=True)
+                else:
+                    for card in cards:
+                        self._move(card, dest)
+                if cards:
+                    self._event("move", cards=[self.label(c) for c in cards], to=dest, position=position)
+            elif kind == "score":
+                _, seat, amount = effect
+                self.round_gain[seat] += amount
+                self._event("score", seat=seat, amount=amount)
+            elif kind == "next_leader":
+                self.designated = effect[1]
+                self._event("next_leader", seat=effect[1])
+            elif kind == "next_lead":
+                self.named_lead = effect[1]
+                self._event("next_lead", faction=effect[1])
+            else:  # pragma: no cover
+                raise AssertionError(f"unknown effect {kind}")
+
+    # ---------------------------------------------------------------- count
+    def _phase_count(self) -> None:
+        for faction in self.factions_in_play():
+            power = self.setup.faction_power[faction]
+            kind = "fixed" if power.fixed else self.variant_of(faction)
+            if power.variant(kind).end_of_round is not None:
+                for seat in range(self.n):
+                    self.frames.append(vm.Frame((str(power.file), kind, "end"), seat))
+        for name in self.added:
+            power = self.setup.added_power[name]
+            if power.variant("basic").end_of_round is not None:
+                for seat in range(self.n):
+                    self.frames.append(vm.Frame((str(power.file), "fixed", "end"), seat))
+        for card, power in self.setup.card_power.items():
+            where = self.loc[card]
+            if where.startswith("expedition:") and power.variant("basic").end_of_round is not None:
+                self.frames.append(vm.Frame((str(power.file), "fixed", "end"), int(where.split(":")[1]), card))
+        self.after_frames = "end_round"
+        self.phase = "powers"
+
+    def _phase_end_round(self) -> None:
+        deltas = []
+        for seat in range(self.n):
+            base = sum(self.cards[c].survivors for c in self.zone("expedition", seat))
+            deltas.append(base + self.round_gain[seat])
+        self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
+        self.last_deltas = deltas
+        record = {
+            "round": self.round_no,
+            "deltas": deltas,
+            "populations": list(self.population),
+            "expeditions": [[self.label(c) for c in self.zone("expedition", s)] for s in range(self.n)],
+            "factions": [list(f) for f in self.factions],
+        }
+        self.history.append(record)
+        self._event("count", deltas=deltas, populations=list(self.population))
+        if self.round_no >= self.setup.rounds or min(self.population) == 0:
+            self._finish()
+            return
+        self.carried = [[c for c in self.zone("expedition", s) if self.rules_of(c).carried_over] for s in range(self.n)]
+        self.active = min(range(self.n), key=lambda s: (self.population[s], deltas[s], s))
+        self.phase = "faction_change" if self.setup.options.faction_change else "random_power"
+
+    def _finish(self) -> None:
+        self.over = True
+        self.phase = "over"
+        if max(self.population) == 0:
+            self.winners = []
+        else:
+            best = max(self.population)
+            self.winners = [s for s in range(self.n) if self.population[s] == best]
+        self._event("game_over", populations=list(self.population), winners=self.winners)
+
+    def _lost_most(self) -> int:
+        return min(range(self.n), key=lambda s: (self.last_deltas[s], self.population[s], s))
+
+    def _phase_faction_change(self) -> None:
+        in_play = [f for f, _ in self.factions]
+        spare = [c for c in self.setup.candidates if c not in in_play]
+        options = [Option(None, "keep the Factions in play")]
+        options += [Option([old, new], f"replace {old} with {new}") for old in in_play for new in spare]
+        self.phase = "random_power"
+        if len(options) > 1:
+            self._ask(self._lost_most(), "faction_change", "You lost the most Survivors: you may replace a Faction", options)
+
+    def _answer_faction_change(self, d: Decision, value) -> None:
+        if value is not None:
+            old, new = value
+            self._replace_faction(old, new)
+
+    def _replace_faction(self, old: str, new: str) -> None:
+        for pair in self.factions:
+            if pair[0] == old:
+                pair[0], pair[1] = new, "basic"
+        self._event("faction_change", old=old, new=new)
+
+    def _phase_random_power(self) -> None:
+        self.phase = "setup_round"
+        if not self.setup.options.random_powers:
+            return
+        pool = [("faction", f) for f in self.setup.candidates]
+        pool += [("added", a) for a in self.setup.power_pool_added if a not in self.added]
+        while pool:
+            kind, name = pool.pop(self.rng.randrange(len(pool)))
+            self._event("power_drawn", power_kind=kind, name=name)
+            if kind == "added":
+                self.added.append(name)
+                continue
+            in_play = [f for f, _ in self.factions]
+            if name in in_play:
+                for pair in self.factions:
+                    if pair[0] == name:
+                        pair[1] = "basic"
+                return
+            options = [Option([old, name], f"replace {old} with {name}") for old in in_play]
+            self._ask(self._lost_most(), "replace_power", f"The power of {name} was drawn: choose the power it replaces", options)
+            return
+
+    def _answer_replace_power(self, d: Decision, value) -> None:
+        old, new = value
+        self._replace_faction(old, new)
+
+    # ---------------------------------------------------------------- views
+    def result(self) -> dict:
+        return {
+            "seed": self.seed,
+            "rounds": len(self.history),
+            "final_populations": list(self.population),
+            "winners": list(self.winners),
+        }

@@ -1,0 +1,113 @@
+"""Static game data: cards, Factions, boxes and scenarios, as loaded from boxes/.
+
+Nothing here knows any particular Faction: a box file says which Factions
+exist, what their cards are worth and which power file runs each of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+VARIANTS = ("basic", "positive", "negative")
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """One printed card. `value` is None for cards without a value."""
+
+    faction: str
+    value: int | None
+    survivors: int
+    power: str | None = None  # path of the card's own power file (a promo card)
+    label: str = ""  # readable name, e.g. "Hippies 9"
+
+
+@dataclass(frozen=True)
+class FactionDef:
+    name: str
+    power_file: Path  # absolute path of the power file that runs this Faction
+    cards: tuple[CardSpec, ...]
+    box: str
+    always: bool = False  # in play in every game (fixed powers, no variants)
+
+
+@dataclass(frozen=True)
+class AddedPowerDef:
+    """A power added to the game rather than bound to a Faction."""
+
+    name: str
+    power_file: Path
+    box: str
+
+
+@dataclass(frozen=True)
+class PromoDef:
+    """A promo card that replaces one card of its Faction and runs its own power."""
+
+    name: str
+    faction: str
+    replaces_value: int
+    survivors: int
+    power_file: Path
+    box: str
+    label: str = ""  # how the card is shown; see boxes.promo_card()
+
+
+@dataclass(frozen=True)
+class FactionChoice:
+    faction: str
+    variant: str = "basic"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str  # "woodstock-fever/1" or a file path for a user's scenario
+    title: str
+    box: str  # the box whose rules and always-in-play Factions are used
+    factions: tuple[FactionChoice, ...]
+    added: tuple[str, ...] = ()
+    players: int | None = None
+    patient_zero: bool = False
+    source: Path | None = None  # the YAML file it came from
+
+
+@dataclass(frozen=True)
+class Box:
+    id: str  # "woodstock-fever"
+    title: str
+    source: Path
+    starting_population: int
+    deal: dict[int, int]  # players -> cards dealt to each
+    campaign_rounds: int
+    transfer_cards: int  # cards each Community passes at the Transfer
+    always: tuple[str, ...]  # always-in-play Factions, highest rank first
+    factions: dict[str, FactionDef]
+    added_powers: dict[str, AddedPowerDef]
+    promos: tuple[PromoDef, ...]
+    scenarios: tuple[Scenario, ...]
+
+
+@dataclass(frozen=True)
+class Library:
+    """Every box loaded, plus the Factions and powers of user scenarios."""
+
+    boxes: dict[str, Box]
+    extra_factions: dict[str, FactionDef] = field(default_factory=dict)
+
+    def all_factions(self) -> dict[str, FactionDef]:
+        found: dict[str, FactionDef] = {}
+        for box in self.boxes.values():
+            for name, faction in box.factions.items():
+                found.setdefault(name, faction)
+        found.update(self.extra_factions)
+        return found
+
+    def all_added_powers(self) -> dict[str, AddedPowerDef]:
+        found: dict[str, AddedPowerDef] = {}
+        for box in self.boxes.values():
+            found.update(box.added_powers)
+        return found
+
+    def scenarios(self) -> list[Scenario]:
+        return [s for box in self.boxes.values() for s in box.scenarios]

@@ -1,0 +1,174 @@
+"""Runs a compiled hook against the game, stopping at each choice.
+
+A Frame is plain data (a program's key, a program counter, variables), so a
+game in the middle of a power can be copied; the compiled closures themselves
+are looked up again from the key and never copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, SIMUL_BEGIN, SIMUL_END,
+                       ChoiceSpec, Program)
+from .errors import Diagnostic, GameRuleError
+
+MAX_STEPS = 100_000  # far beyond any real power; a guard, not a limit anyone meets
+STOP = "stop"  # the option that ends an "up to" choice early
+
+
+@dataclass
+class Frame:
+    key: tuple  # (power file, variant, hook) — finds the Program again
+    me: int
+    this: int | None = None
+    trick: tuple = ()
+    encounter: tuple = ()
+    led: str | None = None
+    leader: int | None = None
+    pc: int = 0
+    env: dict = field(default_factory=dict)
+    buffer: list | None = None  # effects held back inside `simultaneously`
+    picked: list | None = None  # a multi-card choice in progress
+
+
+@dataclass
+class Ctx:
+    """What a compiled closure reads: the game and one frame's bindings."""
+
+    g: Any
+    me: int
+    env: dict
+    trick: tuple = ()
+    encounter: tuple = ()
+    led: str | None = None
+    leader: int | None = None
+    this: int | None = None
+    card: int | None = None
+    void: bool = False
+    side: str | None = None
+
+
+@dataclass
+class ChoiceRequest:
+    """The VM has stopped at a choice: who chooses, among what."""
+
+    actor: int
+    kind: str  # "choose" or "ask"
+    prompt: str
+    options: list  # values (card ids, seats, Faction names, True/False, STOP)
+    element: str  # Card, Community, Faction, Yes/No
+
+
+def context(game, frame: Frame) -> Ctx:
+    return Ctx(game, frame.me, frame.env, frame.trick, frame.encounter, frame.led, frame.leader, frame.this)
+
+
+def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
+    """Step until the hook ends (None) or a choice must be made."""
+    ctx = context(game, frame)
+    code = program.instructions
+    steps = 0
+    while frame.pc < len(code):
+        steps += 1
+        if steps > MAX_STEPS:
+            raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
+        ins = code[frame.pc]
+        op = ins[0]
+        if op == EFFECT:
+            effects = ins[1](ctx)
+            if frame.buffer is not None:
+                frame.buffer.extend(effects)
+            else:
+                game.apply_effects(effects)
+            frame.pc += 1
+        elif op == LET:
+            frame.env[ins[1]] = ins[2](ctx)
+            frame.pc += 1
+        elif op == JUMP:
+            frame.pc = ins[1]
+        elif op == JUMP_UNLESS:
+            frame.pc = frame.pc + 1 if ins[1](ctx) else ins[2]
+        elif op == EACH_INIT:
+            frame.env[ins[1]] = (tuple(ins[2](ctx)), 0)
+            frame.pc += 1
+        elif op == EACH_NEXT:
+            items, i = frame.env[ins[1]]
+            if i < len(items):
+                frame.env[ins[1]] = (items, i + 1)
+                if ins[2] is not None:
+                    frame.env[ins[2]] = items[i]
+                frame.pc += 1
+            else:
+                frame.pc = ins[3]
+        elif op == CHOOSE:
+            request = _choice(ctx, frame, ins[1], ins[2])
+            if request is not None:
+                return request
+        elif op == ASK:
+            actor = ins[2](ctx) if ins[2] else frame.me
+            return ChoiceRequest(actor, "ask", ins[1], [True, False], "Yes/No")
+        elif op == SIMUL_BEGIN:
+            frame.buffer = []
+            frame.pc += 1
+        elif op == SIMUL_END:
+            held, frame.buffer = frame.buffer or [], None
+            game.apply_effects(held)
+            frame.pc += 1
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown opcode {op}")
+    return None
+
+
+def _options(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> list:
+    taken = set(frame.picked or ())
+    return [x for x in dict.fromkeys(spec.source(ctx)) if x not in taken]
+
+
+def _choice(ctx: Ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequest | None:
+    """Ask the next pick of a choice, or bind the result and move on (returns None)."""
+    options = _options(ctx, frame, spec)
+    if spec.mode == "one":
+        if not options:
+            frame.pc = else_target
+            return None
+        return ChoiceRequest(_actor(ctx, frame, spec), "choose", spec.prompt, options, spec.element)
+    picked = frame.picked if frame.picked is not None else []
+    if len(picked) >= spec.count or not options:
+        frame.picked = None
+        if not picked and spec.mode == "exactly":
+            frame.pc = else_target
+            return None
+        frame.env[spec.name] = tuple(picked)
+        frame.pc += 1
+        return None
+    frame.picked = picked
+    if spec.mode == "up_to":
+        options = options + [STOP]
+    remaining = spec.count - len(picked)
+    prompt = f"{spec.prompt} — {len(picked)} chosen, {remaining} to go"
+    return ChoiceRequest(_actor(ctx, frame, spec), "choose", prompt, options, spec.element)
+
+
+def _actor(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> int:
+    return spec.chooser(ctx) if spec.chooser else frame.me
+
+
+def answer(frame: Frame, program: Program, value: Any) -> None:
+    """Record the chosen option at the instruction where the VM stopped."""
+    ins = program.instructions[frame.pc]
+    if ins[0] == ASK:
+        frame.pc = frame.pc + 1 if value else ins[3]
+        return
+    spec: ChoiceSpec = ins[1]
+    if spec.mode == "one":
+        frame.env[spec.name] = value
+        frame.pc += 1
+        return
+    if value == STOP:
+        frame.env[spec.name] = tuple(frame.picked or ())
+        frame.picked = None
+        frame.pc += 1
+        return
+    frame.picked = (frame.picked or []) + [value]
