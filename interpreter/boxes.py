@@ -258,19 +258,25 @@ def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, pat
                 continue
         else:
             values = [group["value"]] * group.get("count", 1)
-        for value in values:
+        for value in values[: MAX_CARDS_PER_FACTION + 1 - len(cards)]:
             cards.append(CardSpec(faction, value, group["survivors"], None, card_label(faction, value)))
+        if len(cards) > MAX_CARDS_PER_FACTION:
+            break
     if len(cards) > MAX_CARDS_PER_FACTION:
         sink.error(doc.span(path) if doc else Span(file, 1, 1),
-                   f"{_prefix(path)}{len(cards)} cards is more than the limit of {MAX_CARDS_PER_FACTION}",
+                   f"{_prefix(path)}more than {MAX_CARDS_PER_FACTION} cards, the limit for one faction",
                    D_CARDS)
     return tuple(cards)
 
 
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
                 what: str) -> Path:
-    target = (base / relative).resolve()
-    if not target.is_file():
+    try:
+        target = (base / relative).resolve()
+        found = target.is_file()
+    except (OSError, ValueError):  # a name too long, a NUL character...
+        target, found = base / relative, False
+    if not found:
         sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what} not found "
                                    f"(looked for {target})", D_POWER_FILE)
     return target

@@ -553,6 +553,48 @@ class Game:
         self._replace_faction(old, new)
 
     # ---------------------------------------------------------------- views
+    def observe(self, seat: int) -> dict:
+        """What one Community may see: its hand, every Transfer zone, the table.
+
+        Expedition zones are face down (only their size and their face-up cards
+        show), the Reserve only its size; cards inside a decision's options are
+        shown because the rules let the chooser see them.
+        """
+        def labels(cards) -> list[dict]:
+            return [{"id": c, "label": self.label(c)} for c in cards]
+
+        trick = None
+        if self.trick is not None:
+            trick = {
+                "leader": self.trick.leader,
+                "side": self.trick.side,
+                "led": self.trick.led,
+                "plays": [{"seat": p.seat, "card": self.label(p.card), "id": p.card, "trump": p.trump} for p in self.trick.plays],
+            }
+        encounter = self.zones["encounter"]
+        return {
+            "seat": seat,
+            "players": self.n,
+            "round": self.round_no,
+            "rounds": self.setup.rounds,
+            "populations": list(self.population),
+            "round_gains": list(self.round_gain),
+            "factions": [{"faction": f, "variant": v} for f, v in self.factions],
+            "always": list(self.setup.always),
+            "added": list(self.added),
+            "hand": labels(self.zone("hand", seat)),
+            "transfer": [labels(self.zone("transfer", s)) for s in range(self.n)],
+            "hand_sizes": [len(self.zone("hand", s)) for s in range(self.n)],
+            "expedition_sizes": [len(self.zone("expedition", s)) for s in range(self.n)],
+            "expedition_face_up": [labels(c for c in self.zone("expedition", s) if self.rules_of(c).face_up)
+                                   for s in range(self.n)],
+            "reserve_size": len(self.reserve),
+            "encounter": labels(encounter)[0] if encounter else None,
+            "active": self.active,
+            "trick": trick,
+            "history": [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]} for h in self.history],
+        }
+
     def result(self) -> dict:
         return {
             "seed": self.seed,

@@ -1,7 +1,7 @@
 """Where the bundled data lives: the grammar, the power files and the box files.
 
-In an installed wheel the data directories are package data inside the
-package itself; in a source checkout (or an editable install) the package
+In an installed wheel the data directories are package data under
+happydayz/bundled/; in a source checkout (or an editable install) the package
 directory sits beside them.
 """
 
@@ -20,11 +20,11 @@ def data_dir(name: str) -> Path:
     if name not in DATA_NAMES:
         raise ValueError(f"unknown data directory {name!r}; expected one of {', '.join(DATA_NAMES)}")
     here = Path(__file__).resolve().parent
-    for candidate in (here / name, here.parent / name):
+    for candidate in (here / "bundled" / name, here.parent / name):
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError(
-        f"the {name!r} data directory is missing: looked for {here / name} and {here.parent / name}; "
+        f"the {name!r} data directory is missing: looked for {here / 'bundled' / name} and {here.parent / name}; "
         "reinstall the package or run from a complete source checkout"
     )
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .compiler import CompiledPower, VariantProgram
 from .errors import Diagnostic, GameRuleError, Span
-from .model import VARIANTS, CardSpec, Library, Scenario
+from .boxes import promo_card
+from .model import VARIANTS, Library, Scenario
 from .powers import load_power
 
 
@@ -110,8 +111,7 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> G
             if replaced is None:
                 continue
             card_id = len(cards)
-            cards.append(CardSpec(promo.faction, promo.replaces_value, promo.survivors, str(promo.power_file),
-                                  f"{promo.faction} {promo.replaces_value} ({promo.name})"))
+            cards.append(promo_card(promo))
             promo_swaps[promo.faction] = (replaced, card_id)
             card_power[card_id] = load_power(promo.power_file, known | set(factions))
 
