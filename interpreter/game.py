@@ -103,6 +103,11 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
+        self._event("game_start", seed=seed, scenario=setup.scenario.id, players=n,
+                    factions=[list(f) for f in self.factions], added=list(self.added),
+                    options={"express": setup.options.express, "patient_zero": setup.options.patient_zero,
+                             "random_powers": setup.options.random_powers,
+                             "faction_change": setup.options.faction_change})
         self._advance()
 
     # ------------------------------------------------------------ public API
