@@ -62,6 +62,7 @@ class VariantProgram:
     carried_over: bool = False
     blocks_led_power: bool = False
     trumps: Fn | None = None
+    trumps_source: ast.Node | None = None  # for the IR export
 
 
 @dataclass
@@ -71,6 +72,7 @@ class CompiledPower:
     faction: str | None
     file: Path
     variants: dict[str, VariantProgram] = field(default_factory=dict)  # "fixed" for a fixed power
+    types: dict[int, str] = field(default_factory=dict, repr=False)  # id(expression) -> type, for the IR export
 
     @property
     def fixed(self) -> bool:
@@ -118,6 +120,7 @@ class Compiler:
         for rule in rules:
             if rule.kind == "trumps":
                 vp.trumps = self.expr(rule.condition)
+                vp.trumps_source = rule.condition
             else:
                 setattr(vp, rule.kind, True)
         return vp
@@ -132,25 +135,25 @@ class Compiler:
     def statement(self, s: ast.Node) -> list[tuple]:
         """Instructions for one statement; jump targets are relative until `link`."""
         if isinstance(s, (ast.Let, ast.SetVar)):
-            return [(LET, s.name, self.expr(s.value))]
+            return [(LET, s.name, self.expr(s.value), s)]
         if isinstance(s, ast.If):
             then = self.block(s.then)
             other = self.block(s.otherwise) if s.otherwise else []
             if other:
-                return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 2)] + then + [(JUMP, len(other) + 1)] + other
-            return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 1)] + then
+                return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 2, s)] + then + [(JUMP, len(other) + 1, None)] + other
+            return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 1, s)] + then
         if isinstance(s, ast.Each):
             slot = self.fresh("each")
             body = self.block(s.body)
-            loop = [(EACH_INIT, slot, self.expr(s.source)), (EACH_NEXT, slot, s.name, len(body) + 2)] + body + [(JUMP, -(len(body) + 1))]
+            loop = [(EACH_INIT, slot, self.expr(s.source), s), (EACH_NEXT, slot, s.name, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
             if s.simultaneous:
-                return [(SIMUL_BEGIN,)] + loop + [(SIMUL_END,)]
+                return [(SIMUL_BEGIN, s)] + loop + [(SIMUL_END, s)]
             return loop
         if isinstance(s, ast.Repeat):
             slot = self.fresh("repeat")
             body = self.block(s.body)
             counter = lambda ctx, n=s.count: tuple(range(n))  # noqa: E731
-            return [(EACH_INIT, slot, counter), (EACH_NEXT, slot, None, len(body) + 2)] + body + [(JUMP, -(len(body) + 1))]
+            return [(EACH_INIT, slot, counter, s), (EACH_NEXT, slot, None, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
         if isinstance(s, ast.Choose):
             body = self.block(s.body)
             other = self.block(s.otherwise) if s.otherwise else []
@@ -162,16 +165,16 @@ class Compiler:
             )
             if other:
                 # choose; body; jump over else; else-part
-                return [(CHOOSE, spec, len(body) + 2)] + body + [(JUMP, len(other) + 1)] + other
-            return [(CHOOSE, spec, len(body) + 1)] + body
+                return [(CHOOSE, spec, len(body) + 2, s)] + body + [(JUMP, len(other) + 1, None)] + other
+            return [(CHOOSE, spec, len(body) + 1, s)] + body
         if isinstance(s, ast.Ask):
             yes = self.block(s.yes)
             no = self.block(s.no) if s.no else []
             chooser = self.expr(s.chooser) if s.chooser else None
             if no:
-                return [(ASK, s.prompt, chooser, len(yes) + 2)] + yes + [(JUMP, len(no) + 1)] + no
-            return [(ASK, s.prompt, chooser, len(yes) + 1)] + yes
-        return [(EFFECT, self.effect(s))]
+                return [(ASK, s.prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
+            return [(ASK, s.prompt, chooser, len(yes) + 1, s)] + yes
+        return [(EFFECT, self.effect(s), s)]
 
     def effect(self, s: ast.Node) -> Fn:
         """A closure returning the list of effects (plain tuples) the statement makes."""
@@ -511,28 +514,28 @@ def choice_prompt(s: ast.Choose) -> str:
     return describe_choice(s)
 
 
+# Where each opcode keeps its (relative, then absolute) jump target.
+_TARGET_FIELD = {JUMP: 1, JUMP_UNLESS: 2, EACH_NEXT: 3, CHOOSE: 2, ASK: 3}
+
+
 def link(instructions: list[tuple]) -> list[tuple]:
-    """Turn relative jump offsets into absolute instruction indexes."""
+    """Turn relative jump offsets into absolute instruction indexes.
+
+    Every instruction ends with the statement it came from (or None), which
+    the VM ignores and the IR export (ir.py) reads.
+    """
     out = []
     for i, ins in enumerate(instructions):
-        op = ins[0]
-        if op == JUMP:
-            out.append((JUMP, i + ins[1]))
-        elif op == JUMP_UNLESS:
-            out.append((JUMP_UNLESS, ins[1], i + ins[2]))
-        elif op == EACH_NEXT:
-            out.append((EACH_NEXT, ins[1], ins[2], i + ins[3]))
-        elif op == CHOOSE:
-            out.append((CHOOSE, ins[1], i + ins[2]))
-        elif op == ASK:
-            out.append((ASK, ins[1], ins[2], i + ins[3]))
-        else:
-            out.append(ins)
+        field = _TARGET_FIELD.get(ins[0])
+        if field is not None:
+            ins = ins[:field] + (i + ins[field],) + ins[field + 1:]
+        out.append(ins)
     return out
 
 
 def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
     compiled = Compiler(checked).compile_power(checked.power, path)
+    compiled.types = checked.types
     for variant in compiled.variants.values():
         for program in (variant.on_win, variant.end_of_round):
             if program is not None:
