@@ -1,0 +1,125 @@
+"""Shared helpers for the game tests. Import them with `from conftest import ...`.
+
+Stable API (other test files rely on these names and signatures):
+
+    make_game(factions, players=3, added=(), patient_zero=False, express=True,
+              box="woodstock-fever", seed=0) -> Game
+        A new game. `factions` lists "Name" or ("Name", "variant"), in rank
+        order (Faction 1 first). `added` names added powers ("Bunker",
+        "Horde"). Promo cards are found in any loaded box.
+
+    position(game, **kw) -> Game
+        happydayz.position.set_position: hands={seat: [labels]},
+        transfers=..., expeditions=..., reserve=[labels, top first],
+        populations=[...], active=seat, round_no=1, carried=...
+
+    answer(game, *labels) -> Game
+        Answers the pending decisions in order, each by its option label
+        (case-insensitive). "label@seat" also asserts who must answer.
+        A label that is not offered fails with the prompt and the legal options.
+
+    options(game) -> list[str]
+        The labels of the pending decision's options ([] when none is pending).
+
+    labels(game, kind, seat=None) -> list[str]
+        The sorted labels of a zone: labels(g, "expedition", 1),
+        labels(g, "reserve"), labels(g, "discard").
+
+    ordered(game, kind, seat=None) -> list[str]
+        The same, in zone order (the Reserve: index 0 = top).
+
+    last_count(game) -> dict
+        The last end-of-round record of game.history (deltas, populations, ...).
+
+    check_invariants(game)
+        Every card in exactly one zone, game.loc agreeing with the zone lists,
+        no population below 0.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from happydayz.boxes import load_library
+from happydayz.game import Game
+from happydayz.model import FactionChoice, Scenario
+from happydayz.position import set_position
+from happydayz.setup import GameOptions, build_setup
+
+
+@lru_cache(maxsize=None)
+def library():
+    return load_library()
+
+
+def _choice(entry) -> FactionChoice:
+    if isinstance(entry, str):
+        return FactionChoice(entry)
+    name, variant = entry
+    return FactionChoice(name, variant)
+
+
+def make_game(factions, players=3, added=(), patient_zero=False, express=True, box="woodstock-fever", seed=0) -> Game:
+    scenario = Scenario(id="test", title="test", box=box,
+                        factions=tuple(_choice(f) for f in factions), added=tuple(added))
+    setup = build_setup(scenario, library(),
+                        GameOptions(players=players, express=express, patient_zero=patient_zero))
+    return Game(setup, seed)
+
+
+def position(game: Game, **kw) -> Game:
+    return set_position(game, **kw)
+
+
+def options(game: Game) -> list[str]:
+    d = game.decision
+    return [o.label for o in d.options] if d is not None else []
+
+
+def answer(game: Game, *answers: str) -> Game:
+    for step, text in enumerate(answers, 1):
+        label, _, seat = text.rpartition("@") if "@" in text else (text, "", "")
+        d = game.decision
+        if d is None:
+            pytest.fail(f"answer {step} ({text!r}): no decision is pending (the game is over: {game.over})")
+        if seat:
+            assert d.actor == int(seat), (
+                f"answer {step} ({text!r}): Community {d.actor} must answer '{d.prompt}', not Community {seat}")
+        index = d.index_of_label(label)
+        if index is None:
+            pytest.fail(f"answer {step} ({text!r}) is not offered to Community {d.actor} for '{d.prompt}' "
+                        f"[{d.kind}]; legal options: {[o.label for o in d.options]}")
+        game.apply(index)
+    return game
+
+
+def _zone(game: Game, kind: str, seat) -> list[int]:
+    return game.zones[kind] if seat is None else game.zone(kind, seat)
+
+
+def labels(game: Game, kind: str, seat=None) -> list[str]:
+    return sorted(game.label(c) for c in _zone(game, kind, seat))
+
+
+def ordered(game: Game, kind: str, seat=None) -> list[str]:
+    return [game.label(c) for c in _zone(game, kind, seat)]
+
+
+def last_count(game: Game) -> dict:
+    assert game.history, "no round has been counted yet"
+    return game.history[-1]
+
+
+def check_invariants(game: Game) -> None:
+    total = len(game.cards)
+    assert sum(len(z) for z in game.zones.values()) == total
+    seen = set()
+    for name, zone in game.zones.items():
+        for card in zone:
+            assert card not in seen, f"card {game.label(card)} is in two zones"
+            seen.add(card)
+            assert game.loc[card] == name, f"{game.label(card)}: loc says {game.loc[card]}, found in {name}"
+    assert len(seen) == total
+    assert min(game.population) >= 0, game.population
