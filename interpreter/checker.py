@@ -65,12 +65,21 @@ class CheckedPower:
 
 
 @dataclass
+class _Declaration:
+    name: str
+    span: Span
+    kind: str  # let, choose
+    used: bool = False
+
+
+@dataclass
 class _Scope:
     names: dict[str, str]
     lets: set[str]
+    declarations: dict[str, _Declaration] = field(default_factory=dict)
 
     def child(self) -> "_Scope":
-        return _Scope(dict(self.names), set(self.lets))
+        return _Scope(dict(self.names), set(self.lets), dict(self.declarations))
 
 
 class Checker:
@@ -80,12 +89,17 @@ class Checker:
         self.types: dict[int, str] = {}
         self.context = WIN
         self.binding = "faction"
+        self.declared: list[_Declaration] = []
 
     # ------------------------------------------------------------------ powers
     def check_power(self, power: ast.PowerFile) -> None:
         self.binding = power.binding.kind
         if power.binding.kind == "faction" and power.binding.faction and self.known is not None:
-            self.known = set(self.known) | {power.binding.faction}
+            own = power.binding.faction
+            near = suggest(own, self.known - {own})
+            if own not in self.known and near and near.lower() != own.lower():
+                self.sink.warning(power.binding.span, f"'{own}' is a new Faction; did you mean the Faction '{near}'?", "W003")
+            self.known = set(self.known) | {own}
         if power.variants:
             if power.hooks or power.rules:
                 first = (power.hooks + power.rules)[0]
@@ -97,6 +111,11 @@ class Checker:
                     self.sink.error(variant.span, f"the variant '{variant.kind}' is written twice", "C021")
                 seen[variant.kind] = variant
                 self.check_items(variant.hooks, variant.rules)
+            basic = seen.get("basic")
+            for kind in ("positive", "negative"):
+                other = seen.get(kind)
+                if basic is not None and other is not None and _shape(other.hooks + other.rules) == _shape(basic.hooks + basic.rules):
+                    self.sink.warning(other.span, f"the {kind} variant is identical to the basic one", "W004")
             missing = [v for v in VARIANTS if v not in seen]
             if missing:
                 self.sink.error(power.span, f"the power '{power.name}' lacks the variant{'s' if len(missing) > 1 else ''} "
@@ -108,6 +127,11 @@ class Checker:
             if not power.hooks and not power.rules:
                 self.sink.warning(power.span, f"the power '{power.name}' does nothing: it has no hook and no rule", "W001")
             self.check_items(power.hooks, power.rules)
+        for d in self.declared:
+            if not d.used:
+                what = "the choice" if d.kind == "choose" else "the variable"
+                self.sink.warning(d.span, f"{what} '{d.name}' is never used", "W005",
+                                  hint="use it, or remove it" if d.kind == "let" else "use the chosen value in the block below")
 
     def check_items(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> None:
         timings: set[str] = set()
@@ -139,7 +163,7 @@ class Checker:
         for statement in block.statements:
             self.statement(statement, inner)
 
-    def bind(self, scope: _Scope, name: str, type_: str, span: Span, is_let: bool = False) -> None:
+    def bind(self, scope: _Scope, name: str, type_: str, span: Span, is_let: bool = False, kind: str | None = None) -> None:
         if name in BUILTINS or name in FUNCTIONS:
             self.sink.error(span, f"'{name}' is a built-in name; choose another name for this variable", "C030")
         if name in scope.names:
@@ -149,18 +173,23 @@ class Checker:
         scope.names[name] = type_
         if is_let:
             scope.lets.add(name)
+        if kind is not None:
+            declaration = _Declaration(name, span, kind)
+            scope.declarations[name] = declaration
+            self.declared.append(declaration)
 
     def statement(self, s: ast.Node, scope: _Scope) -> None:
         if isinstance(s, ast.Let):
             t = self.expr(s.value, scope)
             if t is not None:
-                self.bind(scope, s.name, t, s.span, is_let=True)
+                self.bind(scope, s.name, t, s.span, is_let=True, kind="let")
         elif isinstance(s, ast.SetVar):
             if s.name not in scope.lets:
                 self.sink.error(s.span, f"'set' changes a variable made with 'let', and '{s.name}' is not one", "C032",
                                 hint=_did_you_mean(s.name, scope.lets))
                 self.expr(s.value, scope)
             else:
+                scope.declarations[s.name].used = True
                 self.expect(s.value, scope, scope.names[s.name], f"the new value of '{s.name}'")
         elif isinstance(s, ast.Choose):
             t = self.expr(s.source, scope)
@@ -178,7 +207,7 @@ class Checker:
                 self.sink.error(s.source.span, "this choice has no options", "C042")
             body = scope.child()
             if element is not None:
-                self.bind(body, s.name, element if s.mode == "one" else SET_OF[element], s.span)
+                self.bind(body, s.name, element if s.mode == "one" else SET_OF[element], s.span, kind="choose")
             self.block(s.body, body)
             if s.otherwise is not None:
                 self.block(s.otherwise, scope)
@@ -190,6 +219,10 @@ class Checker:
                 self.block(s.no, scope)
         elif isinstance(s, ast.If):
             self.expect(s.condition, scope, BOOL, "the condition of 'if'")
+            verdict = _constant_truth(s.condition)
+            if verdict is not None:
+                self.sink.warning(s.condition.span, "this condition can never hold" if not verdict else "this condition always holds",
+                                  "W006", hint="a count is never below 0" if isinstance(s.condition, ast.Compare) else None)
             self.block(s.then, scope)
             if s.otherwise is not None:
                 self.block(s.otherwise, scope)
@@ -272,6 +305,8 @@ class Checker:
             return FACTION
         if isinstance(n, ast.NameRef):
             if n.name in scope.names:
+                if n.name in scope.declarations:
+                    scope.declarations[n.name].used = True
                 return scope.names[n.name]
             if n.name in BUILTINS:
                 t, contexts = BUILTINS[n.name]
@@ -456,6 +491,35 @@ class Checker:
             self.sink.error(args[0].span, f"'{name}' picks from Cards, Communities or Factions, not from a {t}", "C010")
             return None
         return group
+
+
+def _shape(value):
+    """A node's content without its positions, to compare two pieces of code."""
+    if isinstance(value, tuple):
+        return tuple(_shape(v) for v in value)
+    if hasattr(value, "__dataclass_fields__"):
+        return (type(value).__name__,) + tuple(_shape(getattr(value, f)) for f in value.__dataclass_fields__ if f != "span")
+    return value
+
+
+def _never_negative(n: ast.Node) -> bool:
+    return isinstance(n, ast.IntLit) or (isinstance(n, ast.Call) and n.function == "count")
+
+
+def _constant_truth(n: ast.Node) -> bool | None:
+    """True or False when a condition's outcome is known without playing; else None."""
+    if isinstance(n, ast.NameRef) and n.name in ("true", "false"):
+        return n.name == "true"
+    if not isinstance(n, ast.Compare):
+        return None
+    left, right, op = n.left, n.right, n.op
+    if isinstance(left, ast.IntLit) and isinstance(right, ast.IntLit):
+        import operator
+        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+        return fn[op](left.value, right.value) if op in fn else None
+    if _never_negative(left) and isinstance(right, ast.IntLit) and right.value == 0 and not isinstance(left, ast.IntLit):
+        return {"<": False, ">=": True}.get(op)
+    return None
 
 
 def _did_you_mean(name: str, candidates) -> str | None:

@@ -57,10 +57,11 @@ def check_paths(paths: list[str | os.PathLike], library: Library | None = None) 
             problems.extend(check_data_file(path, library))
         else:
             problems.append(Diagnostic(Span(str(path), 1, 1), "not a power file (.power) nor a box or scenario file (.yaml)", "F002"))
-    if known is not None:
-        known |= {t.binding.faction for t in trees.values() if t.binding.faction}
+    defined = {path: t.binding.faction for path, t in trees.items() if t.binding.faction}
     for path, tree in trees.items():
         sink = DiagnosticSink()
-        check(tree, known, sink)
+        # A file's own new Faction is known to it; the others' too, so powers can name each other.
+        others = {f for p, f in defined.items() if p != path}
+        check(tree, None if known is None else known | others, sink)
         problems.extend(sink.items)
     return problems
