@@ -293,10 +293,25 @@ class _Parsed:
     promo_paths: list[tuple] = field(default_factory=list)
 
 
-def _switches(entry: dict) -> dict[str, bool]:
-    """The on/off options of a scenario: every true-or-false field of Scenario is
-    set from the YAML key of the same name (the schemas list those keys)."""
-    return {f.name: bool(entry[f.name]) for f in fields(Scenario) if f.type == "bool" and f.name in entry}
+def switches(entry: dict, kind: str = "scenario") -> dict[str, bool]:
+    """The on/off options a YAML entry sets, by option name.
+
+    A key sets the option of its own name, or the one its schema names with
+    "x-sets" (so a box can give an option its players' word for it).
+    """
+    props = _schema(kind)["properties"]
+    if kind == "box":
+        props = _schema("box")["$defs"]["scenario"]["properties"]
+    out = {}
+    for key, value in entry.items():
+        if isinstance(value, bool) and key in props:
+            out[props[key].get("x-sets", key)] = value
+    return out
+
+
+def _switches(entry: dict, kind: str = "scenario") -> dict[str, bool]:
+    known = {f.name for f in fields(Scenario) if f.type == "bool"}
+    return {k: v for k, v in switches(entry, kind).items() if k in known}
 
 
 def _entry_name(entry: Any) -> tuple[str, str, tuple]:
@@ -409,7 +424,7 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink) -> _Parsed | None:
         scenarios.append(Scenario(
             id=f"{box_id}/{number}", title=entry["title"], box=box_id, factions=choices,
             added=tuple(entry.get("added", ())), players=players,
-            source=source, **_switches(entry),
+            source=source, **_switches(entry, "box"),
         ))
 
     box = Box(

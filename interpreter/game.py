@@ -105,7 +105,7 @@ class Game:
         self.last_deltas = [0] * n
         self._event("game_start", seed=seed, scenario=setup.scenario.id, players=n,
                     factions=[list(f) for f in self.factions], added=list(self.added),
-                    options={"express": setup.options.express, "patient_zero": setup.options.patient_zero,
+                    options={"express": setup.options.express, "promos": setup.options.promos,
                              "random_powers": setup.options.random_powers,
                              "faction_change": setup.options.faction_change})
         self._advance()
@@ -199,7 +199,7 @@ class Game:
         for faction in self.factions_in_play():
             ids = list(self.setup.faction_cards[faction])
             swap = self.setup.promo_swaps.get(faction)
-            if swap and self.setup.options.patient_zero:
+            if swap and self.setup.options.promos:
                 ids = [swap[1] if c == swap[0] else c for c in ids]
             deck.extend(ids)
         carried = {c for seat in self.carried for c in seat}

@@ -20,7 +20,7 @@ class CardSpec:
     value: int | None
     survivors: int
     power: str | None = None  # path of the card's own power file (a promo card)
-    label: str = ""  # readable name, e.g. "Hippies 9"
+    label: str = ""  # readable name: "<Faction> <value>", or the Faction alone
 
 
 @dataclass(frozen=True)
@@ -62,19 +62,19 @@ class FactionChoice:
 
 @dataclass(frozen=True)
 class Scenario:
-    id: str  # "woodstock-fever/1" or a file path for a user's scenario
+    id: str  # "<box id>/<n>", or a file path for a user's scenario
     title: str
     box: str  # the box whose rules and always-in-play Factions are used
     factions: tuple[FactionChoice, ...]
     added: tuple[str, ...] = ()
     players: int | None = None
-    patient_zero: bool = False
+    promos: bool = False  # the promo cards replace the cards they stand in for
     source: Path | None = None  # the YAML file it came from
 
 
 @dataclass(frozen=True)
 class Box:
-    id: str  # "woodstock-fever"
+    id: str  # short and lowercase, e.g. "my-box"
     title: str
     source: Path
     starting_population: int

@@ -53,7 +53,7 @@ def in_play_cards(game: Game) -> set[int]:
     for faction in game.factions_in_play():
         cards = list(game.setup.faction_cards[faction])
         swap = game.setup.promo_swaps.get(faction)
-        if swap and game.setup.options.patient_zero:
+        if swap and game.setup.options.promos:
             cards = [swap[1] if c == swap[0] else c for c in cards]
         ids.update(cards)
     return ids

@@ -108,7 +108,7 @@ factions:
 {factions}
 # added: [...]        # an added power of the box, if you like
 players: 4
-patient_zero: false
+promos: false         # true: the promo cards replace the cards they stand in for
 '''
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .boxes import load_library, resolve_scenario
+from .boxes import load_library, resolve_scenario, switches
 from .errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
 from .game import Game
 from .model import FactionChoice, Scenario
@@ -76,7 +76,7 @@ def build_game(doc) -> Game:
     options = GameOptions(
         players=data["players"],
         express=data.get("express", "position" in data),
-        patient_zero=data.get("patient_zero", scenario.patient_zero),
+        promos=switches(data, "scripted-game").get("promos", scenario.promos),
         random_powers=data.get("random_powers", False),
         faction_change=data.get("faction_change", True),
     )

@@ -22,7 +22,7 @@ from .powers import load_power
 class GameOptions:
     players: int = 4
     express: bool = False
-    patient_zero: bool = False
+    promos: bool = False  # promo cards replace the cards they stand in for
     random_powers: bool = False  # the optional rule: a random power card each round
     faction_change: bool = True  # the Community that lost most may swap a Faction
 

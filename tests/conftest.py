@@ -65,7 +65,7 @@ def make_game(factions, players=3, added=(), patient_zero=False, express=True, b
     scenario = Scenario(id="test", title="test", box=box,
                         factions=tuple(_choice(f) for f in factions), added=tuple(added))
     setup = build_setup(scenario, library(),
-                        GameOptions(players=players, express=express, patient_zero=patient_zero))
+                        GameOptions(players=players, express=express, promos=patient_zero))
     return Game(setup, seed)
 
 

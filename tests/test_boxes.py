@@ -396,7 +396,7 @@ def test_custom_scenario_with_custom_faction(tmp_path, library):
     assert _plain(scenario.factions) == [("Hippies", B), ("Bikers", P), ("Moonshiners", N)]
     assert scenario.added == ("Bunker",)
     assert scenario.players == 4
-    assert scenario.patient_zero is True
+    assert scenario.promos is True
     assert scenario.source == path.resolve()
 
     moon = extended.extra_factions["Moonshiners"]

@@ -29,7 +29,7 @@ def setup_for(scenario_id, players, patient_zero, express=False, random_powers=F
     if key not in _SETUPS:
         scenario, lib = resolve_scenario(scenario_id, library())
         _SETUPS[key] = build_setup(scenario, lib, GameOptions(players=players, express=express,
-                                                              patient_zero=patient_zero,
+                                                              promos=patient_zero,
                                                               random_powers=random_powers))
     return _SETUPS[key]
 
