@@ -293,25 +293,23 @@ class _Parsed:
     promo_paths: list[tuple] = field(default_factory=list)
 
 
-def switches(entry: dict, kind: str = "scenario") -> dict[str, bool]:
+def switches(entry: dict, properties: dict) -> dict[str, bool]:
     """The on/off options a YAML entry sets, by option name.
 
-    A key sets the option of its own name, or the one its schema names with
-    "x-sets" (so a box can give an option its players' word for it).
+    A key sets the option of its own name, or the one its schema property
+    names with "x-sets" (so a box can give an option its players' word for it).
     """
-    props = _schema(kind)["properties"]
-    if kind == "box":
-        props = _schema("box")["$defs"]["scenario"]["properties"]
     out = {}
     for key, value in entry.items():
-        if isinstance(value, bool) and key in props:
-            out[props[key].get("x-sets", key)] = value
+        if isinstance(value, bool) and key in properties:
+            out[properties[key].get("x-sets", key)] = value
     return out
 
 
 def _switches(entry: dict, kind: str = "scenario") -> dict[str, bool]:
+    props = _schema("box")["$defs"]["scenario"]["properties"] if kind == "box" else _schema("scenario")["properties"]
     known = {f.name for f in fields(Scenario) if f.type == "bool"}
-    return {k: v for k, v in switches(entry, kind).items() if k in known}
+    return {k: v for k, v in switches(entry, props).items() if k in known}
 
 
 def _entry_name(entry: Any) -> tuple[str, str, tuple]:

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .authoring import COMMANDS as AUTHORING_COMMANDS
 from .errors import HappyError, UsageError, suggest
 
 # The end-of-game wording when nobody survives; play.py and the simulate
@@ -320,7 +321,7 @@ def _run_check(args) -> int:
 # ---------------------------------------------------------------------- main
 
 #: Each command adds its sub-parser (which sets `run`); a new command is one more entry.
-COMMANDS: list[Callable] = [_add_simulate, _add_play, _add_scenarios, _add_check]
+COMMANDS: list[Callable] = [_add_simulate, _add_play, _add_scenarios, _add_check, *AUTHORING_COMMANDS]
 
 
 def build_parser() -> ArgumentParser:

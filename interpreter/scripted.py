@@ -76,7 +76,7 @@ def build_game(doc) -> Game:
     options = GameOptions(
         players=data["players"],
         express=data.get("express", "position" in data),
-        promos=switches(data, "scripted-game").get("promos", scenario.promos),
+        promos=switches(data, schema()["properties"]).get("promos", scenario.promos),
         random_powers=data.get("random_powers", False),
         faction_change=data.get("faction_change", True),
     )
