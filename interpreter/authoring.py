@@ -78,7 +78,7 @@ def add_explain(sub) -> None:
     p = sub.add_parser("explain", help="show a power as English card text",
                        description="Render a power as the card text a player would read, generated from the "
                                    "power file itself.")
-    p.add_argument("power", metavar="POWER", help="a power file, or a bundled power's name (e.g. hippies)")
+    p.add_argument("power", metavar="POWER", help="a power file, or a bundled power's name (its file name without .power)")
     p.add_argument("--variant", choices=["basic", "positive", "negative"], help="only this variant")
     p.set_defaults(run=run_explain)
 
