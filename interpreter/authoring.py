@@ -72,6 +72,28 @@ def run_replay(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- replay-log
+
+def add_replay_log(sub) -> None:
+    p = sub.add_parser("replay-log", help="replay a game from its event log and check it replays exactly",
+                       description="Rebuild a game from a JSON Lines event log (simulate --log) and replay every "
+                                   "logged answer. Exit 1 unless the replay reproduces the log event for event.")
+    p.add_argument("log", metavar="LOG")
+    p.add_argument("--game", type=int, default=None, help="which game of a multi-game log (default: the first)")
+    p.set_defaults(run=run_replay_log)
+
+
+def run_replay_log(args) -> int:
+    from .replaylog import verify
+
+    game, differences = verify(args.log, args.game)
+    result = game.result()
+    print(json.dumps({**result, "events": len(game.log), "exact": not differences}))
+    for line in differences:
+        print(f"  - {line}", file=sys.stderr)
+    return 1 if differences else 0
+
+
 # ------------------------------------------------------------------- explain
 
 def add_explain(sub) -> None:
@@ -191,6 +213,6 @@ def run_new(args) -> int:
     return 0
 
 
-COMMANDS = [add_replay, add_explain, add_fmt, add_compile, add_new]
+COMMANDS = [add_replay, add_replay_log, add_explain, add_fmt, add_compile, add_new]
 
 __all__ = ["COMMANDS", "find_power", "bundled_powers", "HappyError", "Diagnostic", "Span"]

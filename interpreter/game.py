@@ -29,6 +29,13 @@ from .setup import GameSetup
 SIDES = ("+", "-")
 
 
+def _scenario_reference(scenario) -> str:
+    """How to find the scenario again: its id, or for a user's file its absolute path."""
+    if scenario.source is not None and scenario.id.lower().endswith((".yaml", ".yml")):
+        return str(scenario.source)
+    return scenario.id
+
+
 @dataclass(frozen=True)
 class Option:
     value: Any
@@ -103,7 +110,8 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
-        self._event("game_start", seed=seed, scenario=setup.scenario.id, players=n,
+        self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
+                    box=setup.scenario.box, players=n,
                     factions=[list(f) for f in self.factions], added=list(self.added),
                     options={"express": setup.options.express, "promos": setup.options.promos,
                              "random_powers": setup.options.random_powers,
