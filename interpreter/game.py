@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import vm
 from .compiler import VariantProgram
@@ -36,13 +36,12 @@ def _scenario_reference(scenario) -> str:
     return scenario.id
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):  # a tuple: games build thousands of them
     value: Any
     label: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     actor: int
     kind: str  # transfer, lead, follow, choose, ask, faction_change, replace_power
@@ -110,6 +109,7 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
+        self._rules: dict[str, VariantProgram] = {}  # Faction -> rules in force; cleared when powers change
         self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
                     box=setup.scenario.box, players=n,
                     factions=[list(f) for f in self.factions], added=list(self.added),
@@ -169,7 +169,10 @@ class Game:
 
     def rules_of(self, card: int) -> VariantProgram:
         faction = self.cards[card].faction
-        return self.setup.rules(faction, self.variant_of(faction))
+        rules = self._rules.get(faction)
+        if rules is None:
+            rules = self._rules[faction] = self.setup.rules(faction, self.variant_of(faction))
+        return rules
 
     # ------------------------------------------------------------- the loop
     def _advance(self) -> None:
@@ -537,6 +540,7 @@ class Game:
         for pair in self.factions:
             if pair[0] == old:
                 pair[0], pair[1] = new, "basic"
+        self._rules.clear()
         self._event("faction_change", old=old, new=new)
 
     def _phase_random_power(self) -> None:
@@ -556,6 +560,7 @@ class Game:
                 for pair in self.factions:
                     if pair[0] == name:
                         pair[1] = "basic"
+                self._rules.clear()
                 return
             options = [Option([old, name], f"replace {old} with {name}") for old in in_play]
             self._ask(self._lost_most(), "replace_power", f"The power of {name} was drawn: choose the power it replaces", options)
