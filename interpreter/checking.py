@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .boxes import check_data_file, load_library
+from .boxes import check_data_file, detect_kind, load_library
 from .checker import check
 from .errors import Diagnostic, DiagnosticSink, HappyError, Span
 from .model import Library
@@ -37,6 +37,57 @@ def expand(paths: list[str | os.PathLike]) -> tuple[list[Path], list[Diagnostic]
     return files, problems
 
 
+def _check_yaml(path: Path, library: Library | None, trees: dict) -> list[Diagnostic]:
+    """A box, scenario or scripted-game file; a scenario's own power files join the power checks."""
+    from .safeyaml import load_yaml
+    from .scripted import check_script, is_script
+
+    try:
+        doc = load_yaml(path)
+    except HappyError as exc:
+        return list(exc.diagnostics)
+    if is_script(doc.data):
+        return check_script(path)
+    found = check_data_file(path, library)
+    if found or library is None or detect_kind(doc.data) != "scenario":
+        return found
+    return _check_scenario_powers(path, doc, library, trees)
+
+
+def _check_scenario_powers(path: Path, doc, library: Library, trees: dict) -> list[Diagnostic]:
+    from .boxes import load_scenario_file
+
+    problems: list[Diagnostic] = []
+    try:
+        scenario, extended = load_scenario_file(path, library)
+    except HappyError as exc:
+        return list(exc.diagnostics)
+    factions = extended.all_factions()
+    for index, choice in enumerate(scenario.factions):
+        fdef = factions.get(choice.faction)
+        if fdef is None:
+            continue
+        power_path = Path(fdef.power_file).resolve()
+        if choice.faction in extended.extra_factions and power_path not in trees:
+            try:
+                trees[power_path] = parse_file(power_path)
+            except HappyError as exc:
+                problems.extend(exc.diagnostics)
+                continue
+        tree = trees.get(power_path)
+        if tree is None:
+            try:
+                tree = parse_file(power_path)
+            except HappyError:
+                continue  # a bundled power's problems are reported when it is checked itself
+        if choice.variant != "basic" and not tree.variants:
+            problems.append(Diagnostic(doc.span(("factions", index)),
+                                       f"factions[{index}]: the power of {choice.faction} has no variants, "
+                                       f"so it cannot be played as '{choice.variant}'", "D033",
+                                       hint=f"write the three variants in {power_path.name}, or play it as basic"))
+    return problems
+
+
 def check_paths(paths: list[str | os.PathLike], library: Library | None = None) -> list[Diagnostic]:
     """Every diagnostic (errors and warnings) for the files under `paths`."""
     files, problems = expand(paths)
@@ -46,15 +97,15 @@ def check_paths(paths: list[str | os.PathLike], library: Library | None = None) 
     except HappyError as exc:  # a broken bundled box: report it, check powers without Faction names
         problems.extend(exc.diagnostics)
         library, known = None, None
-    trees = {}
+    trees: dict[Path, object] = {}  # by resolved path, so a file reached twice is checked once
     for path in files:
         if path.suffix in POWER_SUFFIXES:
             try:
-                trees[path] = parse_file(path)
+                trees[path.resolve()] = parse_file(path)
             except HappyError as exc:
                 problems.extend(exc.diagnostics)
         elif path.suffix in DATA_SUFFIXES:
-            problems.extend(check_data_file(path, library))
+            problems.extend(_check_yaml(path, library, trees))
         else:
             problems.append(Diagnostic(Span(str(path), 1, 1), "not a power file (.power) nor a box or scenario file (.yaml)", "F002"))
     defined = {path: t.binding.faction for path, t in trees.items() if t.binding.faction}

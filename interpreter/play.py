@@ -130,7 +130,7 @@ class Session:
                 self.console.print(Text(line.rstrip("\n")), soft_wrap=True)
             if line == "":
                 self.say()
-                self.say("Input ended: the game stops here and nothing was saved.")
+                self.say(self._unsaved("Input ended: the game stops here"))
                 return "eof"
             text = line.strip()
             command, _, rest = text.partition(" ")
@@ -143,7 +143,7 @@ class Session:
             elif lowered in ("help", "?", "h"):
                 self.say(HELP.rstrip())
             elif lowered in ("quit", "exit", "q"):
-                self.say("You left the game; nothing was saved.")
+                self.say(self._unsaved("You left the game"))
                 return "quit"
             elif lowered == "show":
                 self.show(decision)
@@ -157,6 +157,13 @@ class Session:
                 self.say(f"'{text}' is not an option: enter a number from 1 to {count}, "
                          f"'save PATH', 'help' or 'quit'.", "yellow")
 
+    def _unsaved(self, what: str) -> str:
+        last = getattr(self, "last_save", None)
+        if last is None:
+            return f"{what}; nothing was saved."
+        return f"{what}; the game as it was when saved is in {last[0]} (answers given since then are not saved)." \
+            if last[1] != len(self.game.answers) else f"{what}; it is saved in {last[0]}."
+
     def save(self, target: str) -> None:
         if not target:
             self.say("Say where to save: save PATH", "yellow")
@@ -167,6 +174,7 @@ class Session:
         except HappyError as exc:
             self.say(exc.render(), "red")
             return
+        self.last_save = (path, len(self.game.answers))
         self.say(f"Saved to {path}. Resume with: happydayz play --resume {path}", "green")
 
     # -------------------------------------------------------- what happened

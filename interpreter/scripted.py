@@ -55,9 +55,12 @@ def load_script(path: str | os.PathLike):
     return doc
 
 
-def _scenario(data: dict, library) -> tuple[Scenario, Any]:
+def _scenario(data: dict, library, base: Path) -> tuple[Scenario, Any]:
     if "scenario" in data:
-        return resolve_scenario(data["scenario"], library)
+        ref = data["scenario"]
+        if str(ref).lower().endswith((".yaml", ".yml")) and not Path(ref).is_absolute():
+            ref = base / ref  # a scenario file next to the scripted game
+        return resolve_scenario(ref, library)
     factions = []
     for entry in data["factions"]:
         if isinstance(entry, str):
@@ -72,7 +75,7 @@ def _scenario(data: dict, library) -> tuple[Scenario, Any]:
 def build_game(doc) -> Game:
     data = doc.data
     library = load_library()
-    scenario, library = _scenario(data, library)
+    scenario, library = _scenario(data, library, Path(doc.file).resolve().parent)
     options = GameOptions(
         players=data["players"],
         express=data.get("express", "position" in data),
@@ -224,7 +227,8 @@ def compare(expect: dict, result: dict) -> list[str]:
             if sorted(cards) != got:
                 problems.append(f"round {i + 1} expedition of Community {seat}: expected {sorted(cards)}, got {got}")
     if "winners" in expect and expect["winners"] != result["winners"]:
-        problems.append(f"winners: expected {expect['winners']}, got {result['winners']}")
+        got = "no result: the game is not over" if result["winners"] is None else result["winners"]
+        problems.append(f"winners: expected {expect['winners']}, got {got}")
     if "final_populations" in expect and list(expect["final_populations"]) != result["final_populations"]:
         problems.append(f"final populations: expected {expect['final_populations']}, got {result['final_populations']}")
     for kind, table in (expect.get("zones") or {}).items():
@@ -249,7 +253,31 @@ def replay(path: str | os.PathLike) -> ReplayResult:
     game = play_script(doc)
     result = output(game)
     expect = doc.data.get("expect") or {}
-    return ReplayResult(result, compare(expect, result))
+    mismatches = compare(expect, result)
+    if mismatches and game.decision is not None:
+        d = game.decision
+        mismatches.append(f"the answers ran out: Community {d.actor} still has to decide '{d.prompt}' "
+                          f"(options: {'; '.join(o.label for o in d.options)})")
+    return ReplayResult(result, mismatches)
+
+
+SCRIPT_KEYS = ("answers", "position", "rounds", "expect")
+
+
+def is_script(data) -> bool:
+    """Whether YAML data looks like a scripted game rather than a box or scenario."""
+    return isinstance(data, dict) and any(key in data for key in SCRIPT_KEYS)
+
+
+def check_script(path: str | os.PathLike) -> list[Diagnostic]:
+    """Every problem of a scripted game: its schema, a deal or answer that does not fit, an unmet expectation."""
+    try:
+        doc = load_script(path)
+        result = replay(path)
+    except HappyError as exc:
+        return list(exc.diagnostics)
+    span = doc.span(("expect",)) if "expect" in doc.data else Span(str(path), 1, 1)
+    return [Diagnostic(span, f"expect: {line}", "D044") for line in result.mismatches]
 
 
 __all__ = ["replay", "load_script", "play_script", "output", "compare", "set_deal", "Path"]
