@@ -162,21 +162,50 @@ def run_compile(args) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
-    print(f"{data['name']} ({data['binding']}{' ' + data['faction'] if data['faction'] else ''})")
+    print(disassembly(data, path.read_text(encoding="utf-8").splitlines()))
+    return 0
+
+
+def _jump_words(ins: dict) -> str:
+    op = ins["op"]
+    if op == "jump":
+        return f"go to {ins['to']}"
+    if op == "jump_unless":
+        return f"if false, go to {ins['to']}"
+    if op == "each_next":
+        return f"next {ins['name'] or 'time'}; when done, go to {ins['done']}"
+    if op == "each_init":
+        return f"repeat {ins['times']} times" if "times" in ins else "walk a group"
+    if op == "choose":
+        count = {"one": "one", "exactly": str(ins["count"]), "up_to": f"up to {ins['count']}"}[ins["mode"]]
+        return f"{count} {ins['element']} as {ins['name']}; if none, go to {ins['empty']}"
+    if op == "ask":
+        return f"yes/no; if no, go to {ins['no']}"
+    if op == "let":
+        return f"{ins['name']} ="
+    return ""
+
+
+def disassembly(data: dict, source_lines: list[str]) -> str:
+    """The compiled program as a readable listing, each instruction beside its source line."""
+    out = [f"{data['name']} ({data['binding']}{' ' + data['faction'] if data['faction'] else ''})"]
     for kind, variant in data["variants"].items():
-        print(f"  {kind}{' — ' + variant['title'] if variant['title'] else ''}")
-        rules = [name for name, on in variant["rules"].items() if on and name != "trumps_when"]
+        out.append(f"  {kind}{' — ' + variant['title'] if variant['title'] else ''}")
+        rules = [name.replace("_", " ") for name, on in variant["rules"].items() if on and name != "trumps_when"]
         if variant["rules"]["trumps_when"]:
             rules.append("trumps")
         if rules:
-            print(f"    rules: {', '.join(rules)}")
+            out.append(f"    rules: {', '.join(rules)}")
         for hook, program in variant["hooks"].items():
-            if program:
-                print(f"    {hook}:")
-                for ins in program:
-                    detail = {k: v for k, v in ins.items() if k not in ("pc", "op", "line") and not isinstance(v, dict)}
-                    print(f"      {ins['pc']:3d} {ins['op']:<12} {detail if detail else ''}")
-    return 0
+            if not program:
+                continue
+            out.append(f"    {hook.replace('_', ' ')}:")
+            for ins in program:
+                line = ins.get("line")
+                text = source_lines[line - 1].strip() if line and line <= len(source_lines) else ""
+                where = f"  | {line}: {text}" if text else ""
+                out.append(f"      {ins['pc']:3d}  {ins['op']:<11} {_jump_words(ins):<44}{where}".rstrip())
+    return "\n".join(out)
 
 
 # ----------------------------------------------------------------------- new
