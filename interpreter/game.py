@@ -158,6 +158,17 @@ class Game:
     def factions_in_play(self) -> tuple[str, ...]:
         return self.setup.always + tuple(f for f, _ in self.factions)
 
+    def round_cards(self) -> list[int]:
+        """The cards of a round with the Factions now in play (promo cards in place when used)."""
+        deck: list[int] = []
+        for faction in self.factions_in_play():
+            ids = list(self.setup.faction_cards[faction])
+            swap = self.setup.promo_swaps.get(faction)
+            if swap and self.setup.options.promos:
+                ids = [swap[1] if c == swap[0] else c for c in ids]
+            deck.extend(ids)
+        return deck
+
     def label(self, card: int) -> str:
         return self.cards[card].label
 
@@ -206,15 +217,8 @@ class Game:
         for card in range(len(self.cards)):
             if self.loc[card] != "out":
                 self._move(card, "out")
-        deck: list[int] = []
-        for faction in self.factions_in_play():
-            ids = list(self.setup.faction_cards[faction])
-            swap = self.setup.promo_swaps.get(faction)
-            if swap and self.setup.options.promos:
-                ids = [swap[1] if c == swap[0] else c for c in ids]
-            deck.extend(ids)
         carried = {c for seat in self.carried for c in seat}
-        deck = [c for c in deck if c not in carried]
+        deck = [c for c in self.round_cards() if c not in carried]
         self.rng.shuffle(deck)
         per_seat = self.setup.deal[self.n]
         for seat in range(self.n):

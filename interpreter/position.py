@@ -49,14 +49,7 @@ def _keys(label: str) -> list[str]:
 
 
 def in_play_cards(game: Game) -> set[int]:
-    ids: set[int] = set()
-    for faction in game.factions_in_play():
-        cards = list(game.setup.faction_cards[faction])
-        swap = game.setup.promo_swaps.get(faction)
-        if swap and game.setup.options.promos:
-            cards = [swap[1] if c == swap[0] else c for c in cards]
-        ids.update(cards)
-    return ids
+    return set(game.round_cards())
 
 
 def set_position(game: Game, *, hands=None, transfers=None, expeditions=None, reserve=(), populations=None,
