@@ -1,6 +1,7 @@
 """The `happydayz` command line.
 
     happydayz simulate   play many games between bots; a summary, JSON, event logs
+    happydayz sweep      play a grid of simulations into a JSON Lines file (resumable)
     happydayz play       play a game in the terminal against bots
     happydayz scenarios  list the bundled scenarios
     happydayz check      check power, box and scenario files
@@ -128,10 +129,41 @@ def _scenario_help(default: str = "scenario 1 of the last box by id") -> str:
 
 # ------------------------------------------------------------------ simulate
 
+def _jobs(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 (every CPU) or more, got {value}")
+    return value
+
+
+def _add_parallel_options(p, what: str) -> None:
+    """--jobs, --backend, --address, --progress, --quiet: shared by simulate and sweep."""
+    p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                   help=f"play the {what} in N worker processes; 0: one per CPU (default: 1; with --backend ray: "
+                        "one per CPU)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the worker processes run: this machine, or Ray (default: local)")
+    p.add_argument("--address", metavar="ADDR", help="with --backend ray: join the Ray cluster at ADDR instead of "
+                                                    "starting a local Ray instance")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true",
+                       help="show a progress bar on a terminal even for a few games")
+    shown.add_argument("--quiet", action="store_true", help="no progress bar and no summary table")
+
+
+def _resolve_jobs(args) -> int:
+    from .parallel import check_backend, default_jobs
+
+    check_backend(args.backend, args.address)
+    if args.jobs is None:
+        return default_jobs() if args.backend == "ray" else 1
+    return args.jobs or default_jobs()
+
+
 def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="play games between bots and summarise them",
                        description="Play games between bots and summarise them. The same arguments always give "
-                                   "the same games.")
+                                   "the same games, whatever --jobs and --backend.")
     p.add_argument("--scenario", metavar="ID|PATH", help=_scenario_help())
     p.add_argument("--players", type=_players, default=None, metavar="N",
                    help="2 to 5 (default: the scenario's own count, else 4)")
@@ -145,31 +177,104 @@ def _add_simulate(sub) -> None:
     p.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH ('-': standard output)")
     p.add_argument("--log", metavar="PATH", help="write every event of every game as JSON Lines to PATH "
                                                  "('-': standard output)")
+    _add_parallel_options(p, "games")
     p.set_defaults(run=_run_simulate)
+
+
+#: A progress bar is shown on a terminal for more games than this (or with --progress).
+PROGRESS_ABOVE = 20
+
+
+class _ProgressBar:
+    """A rich progress bar on standard error: games done, games/s, elapsed, ETA. Nothing when not `enabled`.
+
+    It starts at the first update, so that no display thread is running while
+    the worker processes are created. The speed is the mean since the bar was
+    made (the games come back a batch at a time, so a momentary speed jumps).
+    """
+
+    def __init__(self, enabled: bool, total: int, label: str):
+        import time
+
+        self.enabled = enabled
+        self.total = total
+        self.label = label
+        self.bar = None
+        self.task = None
+        self.clock = time.monotonic
+        self.started = self.clock()
+
+    def update(self, done: int, total: int | None = None) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
+
+            bar = self
+
+            def clock(seconds: float | None) -> str:
+                if seconds is None:
+                    return "-:--"
+                seconds = int(round(seconds))
+                if seconds >= 3600:
+                    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+                return f"{seconds // 60}:{seconds % 60:02d}"
+
+            class Rate(ProgressColumn):
+                def render(self, task) -> Text:
+                    elapsed = bar.clock() - bar.started
+                    speed = task.completed / elapsed if elapsed > 0 and task.completed else None
+                    left = None
+                    if speed and task.total is not None:
+                        left = max(task.total - task.completed, 0) / speed
+                    return Text(("- games/s" if speed is None else f"{speed:.1f} games/s")
+                                + f"  {clock(elapsed)}  ETA {clock(left)}")
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(), Rate(),
+                                console=_stderr(), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total if total is not None else self.total)
+        self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+    def __enter__(self) -> "_ProgressBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _show_progress(args, games: int) -> bool:
+    return not args.quiet and sys.stderr.isatty() and (games > PROGRESS_ABOVE or args.progress)
 
 
 def _run_simulate(args) -> int:
     from .boxes import load_library
-    from .simulate import default_scenario, simulate, to_json
+    from .simulate import SimulationInterrupted, default_scenario, simulate, to_json
 
     if args.json == "-" and args.log == "-":
         raise UsageError("--json - and --log - cannot both write to standard output")
     for target in (args.json, args.log):  # fail now, not after the games
         if target not in (None, "-") and not os.path.isdir(os.path.dirname(os.path.abspath(target))):
             raise UsageError(f"cannot write {target}: its folder does not exist")
+    jobs = _resolve_jobs(args)
     library = load_library()
     scenario = args.scenario if args.scenario is not None else default_scenario(library)
     kwargs = dict(players=args.players, games=args.games, seed=args.seed, express=args.express,
                   promos=args.promos, random_powers=args.random_powers, bots=args.bots,
-                  log=args.log, library=library)
-    if sys.stderr.isatty() and args.games > 1:
-        from rich.progress import Progress
-
-        with Progress(console=_stderr(), transient=True) as bar:
-            task = bar.add_task("Simulating", total=args.games)
-            result = simulate(scenario, progress=lambda done, total: bar.update(task, completed=done), **kwargs)
-    else:
-        result = simulate(scenario, **kwargs)
+                  log=args.log, library=library, jobs=jobs, backend=args.backend, address=args.address)
+    interrupted = False
+    with _ProgressBar(_show_progress(args, args.games), args.games, "Simulating") as bar:
+        try:
+            result = simulate(scenario, progress=bar.update, **kwargs)
+        except SimulationInterrupted as stop:
+            bar.close()
+            result, interrupted = stop.result, True
+            print(f"\nhappydayz: interrupted after {len(result['games'])} of {args.games} games", file=sys.stderr)
     if args.json is not None:
         text = to_json(result)
         if args.json == "-":
@@ -177,9 +282,11 @@ def _run_simulate(args) -> int:
         else:
             with open(args.json, "w", encoding="utf-8") as handle:
                 handle.write(text)
-    if args.json != "-" and args.log != "-":
+            if interrupted:
+                print(f"happydayz: the {len(result['games'])} games finished are in {args.json}", file=sys.stderr)
+    if args.json != "-" and args.log != "-" and not args.quiet:
         _print_summary(result["summary"])
-    return 0
+    return 130 if interrupted else 0
 
 
 def _print_summary(summary: dict) -> None:
@@ -190,7 +297,8 @@ def _print_summary(summary: dict) -> None:
               if options[key]]
     console.print(Text(f"{summary['scenario']} - {summary['title']}", style="bold"))
     console.print(Text(f"{summary['players']} players, {summary['games']} games, seed {summary['seed']}, {mode}"
-                       + "".join(f", {e}" for e in extras)))
+                       + "".join(f", {e}" for e in extras)
+                       + (" (interrupted: the games finished)" if summary.get("interrupted") else "")))
     table = Table(show_edge=False, pad_edge=False)
     for heading, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"), ("Win rate", "right"),
                              ("Mean final population", "right")):
@@ -207,6 +315,80 @@ def _print_summary(summary: dict) -> None:
                        + ("" if rate is None else f" ({rate:.1%})")))
     console.print(Text(f"Shared wins: {summary['shared_wins']}; mean rounds played: "
                        + ("-" if summary["mean_rounds"] is None else f"{summary['mean_rounds']:.2f}")))
+
+
+# --------------------------------------------------------------------- sweep
+
+def _add_sweep(sub) -> None:
+    p = sub.add_parser("sweep", help="play a grid of simulations into one JSON Lines file",
+                       description="Play every cell of a sweep specification (scenarios x player counts x power "
+                                   "variants x bots, see docs/simulation.md) and write one JSON line per game. "
+                                   "--resume continues an interrupted sweep.")
+    p.add_argument("spec", metavar="SPEC.yaml", help="the sweep specification")
+    p.add_argument("--out", metavar="PATH", help="the results file ('-': standard output; default: SPEC's name "
+                                                 "with .results.jsonl, beside it)")
+    p.add_argument("--resume", action="store_true", help="skip the games already in the results file")
+    p.add_argument("--force", action="store_true", help="start again even if the results file holds results")
+    _add_parallel_options(p, "games")
+    p.set_defaults(run=_run_sweep)
+
+
+def _default_results_path(spec: str) -> str:
+    root, _ = os.path.splitext(spec)
+    return root + ".results.jsonl"
+
+
+def _run_sweep(args) -> int:
+    from .sweep import SweepInterrupted, cell_summaries, load_sweep, read_results, run_sweep
+
+    out = args.out if args.out is not None else _default_results_path(args.spec)
+    if args.resume and args.force:
+        raise UsageError("--resume and --force: choose one")
+    jobs = _resolve_jobs(args)
+    sweep = load_sweep(args.spec)
+    left = sweep.total
+    interrupted = False
+    with _ProgressBar(False, left, "Sweeping") as bar:
+        def progress(done: int, total: int) -> None:
+            bar.enabled = _show_progress(args, total)
+            bar.update(done, total)
+
+        try:
+            report = run_sweep(sweep, out, jobs=jobs, backend=args.backend, address=args.address,
+                               resume=args.resume, overwrite=args.force, progress=progress)
+        except SweepInterrupted as stop:
+            bar.close()
+            report, interrupted = stop.report, True
+    if interrupted:
+        written = report["resumed"] + report["played"]
+        print(f"\nhappydayz: interrupted: {written} of {report['games']} games are in {out}"
+              + ("" if out == "-" else f"; run again with --resume to finish"), file=sys.stderr)
+        return 130
+    if out != "-" and not args.quiet:
+        _print_sweep(report, cell_summaries(sweep, read_results(out, sweep, repair=False)))
+    return 0
+
+
+def _print_sweep(report: dict, cells: list[dict]) -> None:
+    console = _stdout()
+    console.print(Text(f"{report['cells']} cells, {report['games']} games: {report['played']} played, "
+                       f"{report['resumed']} already in {report['out']}", style="bold"))
+    table = Table(show_edge=False, pad_edge=False)
+    for heading, justify in (("Scenario", "left"), ("Players", "right"), ("Variants", "left"), ("Bots", "left"),
+                             ("Games", "right"), ("Win rate by seat", "left"), ("No winner", "right"),
+                             ("Rounds", "right")):
+        table.add_column(heading, justify=justify, overflow="fold")
+    for cell in cells:
+        coords = cell["cell"]
+        variants = ", ".join(f"{f} {v}" for f, v in coords["variants"].items()) or "-"
+        bots = coords["bots"][0] if len(set(coords["bots"])) == 1 else ",".join(coords["bots"])
+        rates = " ".join("-" if r is None else f"{r:.0%}" for r in cell["win_rate"])
+        games = cell["games"]
+        nobody = "-" if not games else f"{cell['no_winner'] / games:.0%}"
+        rounds = "-" if cell["mean_rounds"] is None else f"{cell['mean_rounds']:.2f}"
+        table.add_row(Text(coords["scenario"]), str(coords["players"]), Text(variants), Text(bots), str(games),
+                      rates, nobody, rounds)
+    console.print(table)
 
 
 # ---------------------------------------------------------------------- play
@@ -321,7 +503,7 @@ def _run_check(args) -> int:
 # ---------------------------------------------------------------------- main
 
 #: Each command adds its sub-parser (which sets `run`); a new command is one more entry.
-COMMANDS: list[Callable] = [_add_simulate, _add_play, _add_scenarios, _add_check, *AUTHORING_COMMANDS]
+COMMANDS: list[Callable] = [_add_simulate, _add_sweep, _add_play, _add_scenarios, _add_check, *AUTHORING_COMMANDS]
 
 
 def build_parser() -> ArgumentParser:

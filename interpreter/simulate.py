@@ -2,7 +2,8 @@
 
 Everything is derived from one seed: game i is seeded from (seed, i), and the
 bot at each seat from (game seed, seat), so the same arguments always give the
-same output, byte for byte.
+same output, byte for byte — with one job or many, on this machine or on Ray
+(see `parallel`): the games are put back in order of their index.
 """
 
 from __future__ import annotations
@@ -10,16 +11,17 @@ from __future__ import annotations
 import json
 import os
 import random
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Mapping, TextIO
 
-from .agents import make_bots, parse_bots, play_game
+from . import parallel
+from .agents import BOTS, parse_bots
 from .boxes import load_library, resolve_scenario
-from .errors import UsageError
-from .game import Game
-from .model import Library, Scenario
-from .savegame import open_text_output, write_log_jsonl
+from .errors import GameRuleError, UsageError, suggest
+from .model import VARIANTS, FactionChoice, Library, Scenario
+from .resources import data_dir
+from .savegame import open_text_output
 from .setup import GameOptions, GameSetup, build_setup
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in all)
@@ -67,19 +69,42 @@ def options_record(options: GameOptions) -> dict:
     return asdict(options)
 
 
+def with_variants(scenario: Scenario, variants: Mapping[str, str] | None) -> Scenario:
+    """The scenario with some of its Factions' power variants replaced ({Faction: variant}).
+
+    Raises GameRuleError for a Faction the scenario does not have or an unknown variant.
+    """
+    if not variants:
+        return scenario
+    names = [choice.faction for choice in scenario.factions]
+    for faction, variant in variants.items():
+        if faction not in names:
+            guess = suggest(faction, names)
+            hint = f" (did you mean {guess!r}?)" if guess else ""
+            raise GameRuleError(f"the scenario {scenario.id} has no Faction {faction!r}{hint}; "
+                                f"its Factions: {', '.join(names)}")
+        if variant not in VARIANTS:
+            raise GameRuleError(f"unknown variant {variant!r} for {faction}: choose one of {', '.join(VARIANTS)}")
+    factions = tuple(FactionChoice(c.faction, variants.get(c.faction, c.variant)) for c in scenario.factions)
+    return replace(scenario, factions=factions)
+
+
 def prepare(scenario_ref: str | os.PathLike | None, players: int | None = None, express: bool = False,
             promos: bool = False, random_powers: bool = False, faction_change: bool = True,
-            library: Library | None = None) -> tuple[GameSetup, Scenario]:
+            library: Library | None = None, variants: Mapping[str, str] | None = None) -> tuple[GameSetup, Scenario]:
     """The static setup of a game for a scenario id or scenario file path.
 
     `players` None means the scenario's own player count, or 4. `promos`: the
-    promo cards replace the cards they stand in for. Raises HappyError (an
-    unknown scenario, a bad file, a player count the box cannot deal for).
+    promo cards replace the cards they stand in for. `variants` overrides the
+    power variant of some of the scenario's Factions ({Faction: variant}).
+    Raises HappyError (an unknown scenario, a bad file, a player count the box
+    cannot deal for, a variant override that does not apply).
     """
     library = library if library is not None else load_library()
     if scenario_ref is None:
         scenario_ref = default_scenario(library)
     scenario, extended = resolve_scenario(scenario_ref, library)
+    scenario = with_variants(scenario, variants)
     if players is None:
         players = scenario.players or 4
     # A scenario file may ask for the promo cards itself.
@@ -87,38 +112,109 @@ def prepare(scenario_ref: str | os.PathLike | None, players: int | None = None, 
     return build_setup(scenario, extended, options), scenario
 
 
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during `simulate`: `result` holds the games finished (summary["interrupted"] is true)."""
+
+    def __init__(self, result: dict):
+        super().__init__("interrupted")
+        self.result = result
+
+
+def bot_modules(names: list[str]) -> tuple[str, ...]:
+    """The modules defining the bots named, so that a fresh worker process registers them too."""
+    modules = []
+    for name in names:
+        module = getattr(BOTS.get(name), "__module__", None)
+        if module and module not in modules and module != "__main__":
+            modules.append(module)
+    return tuple(modules)
+
+
+def job_for(setup: GameSetup, scenario: Scenario, bots: list[str], variants: Mapping[str, str] | None,
+            library: Library, log: bool = False) -> parallel.GameJob:
+    """The plain description of a set-up that worker processes rebuild it from."""
+    options = setup.options
+    bundled = data_dir("boxes").resolve()
+    extra = tuple(sorted(str(Path(box.source).resolve()) for box in library.boxes.values()
+                         if Path(box.source).resolve().parent != bundled))
+    return parallel.GameJob(scenario_reference(scenario, library), options.players, tuple(bots), options.express,
+                            options.promos, options.random_powers, options.faction_change,
+                            tuple(sorted((variants or {}).items())), bot_modules(bots), log, scenario.id, extra)
+
+
 def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None = 4, games: int = 1, seed: int = 0,
              express: bool = False, promos: bool = False, random_powers: bool = False,
              bots: str | list[str] | None = None, progress: ProgressCallback | None = None,
-             log: str | os.PathLike | TextIO | None = None, library: Library | None = None) -> dict:
+             log: str | os.PathLike | TextIO | None = None, library: Library | None = None, *,
+             jobs: int = 1, backend: str = "local", address: str | None = None,
+             variants: Mapping[str, str] | None = None, start_method: str | None = None) -> dict:
     """Play `games` games between bots; their results and a summary.
 
     `log` (a path, "-" for stdout, or an open text file) receives every event
-    of every game as JSON Lines, each event with a "game" index.
+    of every game as JSON Lines, each event with a "game" index, in game order.
+    `jobs` > 1 plays the games in that many worker processes; `backend="ray"`
+    plays them on Ray (a local instance of `jobs` CPUs, or the cluster at
+    `address`). The result does not depend on where the games were played.
+
+    Ctrl-C raises SimulationInterrupted, whose `result` holds the games finished
+    (the log holds theirs too).
     """
     if games < 0:
         raise UsageError(f"the number of games must be 0 or more, not {games}")
+    if jobs < 1:
+        raise UsageError(f"the number of jobs must be 1 or more, not {jobs}")
+    parallel.check_backend(backend, address)
     library = library if library is not None else load_library()
-    setup, scenario = prepare(scenario_ref, players, express, promos, random_powers, library=library)
+    setup, scenario = prepare(scenario_ref, players, express, promos, random_powers, library=library,
+                              variants=variants)
     n = setup.n
     names = parse_bots(bots, n)
+    job = job_for(setup, scenario, names, variants, library, log=log is not None)
+    parallel.remember_setup(job, setup)
+    workers = jobs if backend == "local" else max(jobs, 2)
+    batches = parallel.make_batches(None, job, [(i, game_seed(seed, i)) for i in range(games)],
+                                    parallel.batch_size(games, workers))
 
-    records: list[dict[str, Any]] = []
+    records: dict[int, dict[str, Any]] = {}
+    logs: dict[int, str] = {}
+    written = 0  # games whose log is written: 0 .. written-1
+
     with open_text_output(log) as log_file:
-        for index in range(games):
-            seed_i = game_seed(seed, index)
-            game = Game(setup, seed_i)
-            result = play_game(game, make_bots(names, seed_i))
-            records.append({"game": index, **result})
-            if log_file is not None:
-                write_log_jsonl(log_file, game, game_index=index)
+        def flush(everything: bool = False) -> None:
+            nonlocal written
+            if log_file is None:
+                return
+            order = sorted(logs) if everything else []
+            while written in logs:
+                log_file.write(logs.pop(written))
+                written += 1
+            for index in order:  # after Ctrl-C: the finished games beyond a gap
+                if index in logs:
+                    log_file.write(logs.pop(index))
+
+        def on_outcome(outcome: parallel.Outcome) -> None:
+            _, index, record, text = outcome
+            records[index] = record
+            if text is not None:
+                logs[index] = text
+                flush()
             if progress is not None:
-                progress(index + 1, games)
-    return {"games": records, "summary": summarize(records, n, scenario, setup, seed, names)}
+                progress(len(records), games)
+
+        try:
+            parallel.run(batches, on_outcome, jobs=jobs, backend=backend, address=address,
+                         start_method=start_method)
+        except KeyboardInterrupt:
+            flush(everything=True)
+            done = [records[i] for i in sorted(records)]
+            raise SimulationInterrupted({"games": done, "summary": summarize(done, n, scenario, setup, seed, names,
+                                                                             interrupted=True)}) from None
+    done = [records[i] for i in sorted(records)]
+    return {"games": done, "summary": summarize(done, n, scenario, setup, seed, names)}
 
 
 def summarize(records: list[dict], players: int, scenario: Scenario, setup: GameSetup, seed: int,
-              bots: list[str]) -> dict:
+              bots: list[str], interrupted: bool = False) -> dict:
     count = len(records)
     wins = [0] * players
     population_sum = [0] * players
@@ -139,7 +235,7 @@ def summarize(records: list[dict], players: int, scenario: Scenario, setup: Game
     def rate(value: int) -> float | None:
         return round(value / count, 4) if count else None
 
-    return {
+    summary = {
         "scenario": scenario.id,
         "title": scenario.title,
         "players": players,
@@ -155,6 +251,9 @@ def summarize(records: list[dict], players: int, scenario: Scenario, setup: Game
         "mean_final_population": [rate(p) for p in population_sum],
         "mean_rounds": rate(rounds),
     }
+    if interrupted:  # only then, so that a finished run's JSON keeps its keys
+        summary["interrupted"] = True
+    return summary
 
 
 def to_json(result: dict) -> str:
@@ -162,5 +261,5 @@ def to_json(result: dict) -> str:
     return json.dumps(result, indent=2, sort_keys=False) + "\n"
 
 
-__all__ = ["default_scenario", "scenario_reference", "game_seed", "game_options", "prepare", "options_record", "simulate",
-           "summarize", "to_json"]
+__all__ = ["default_scenario", "scenario_reference", "game_seed", "game_options", "prepare", "with_variants",
+           "options_record", "simulate", "SimulationInterrupted", "bot_modules", "job_for", "summarize", "to_json"]
