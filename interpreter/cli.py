@@ -28,6 +28,7 @@ from rich.text import Text
 
 from . import __version__
 from .authoring import COMMANDS as AUTHORING_COMMANDS
+from .report import COMMANDS as REPORT_COMMANDS
 from .errors import HappyError, UsageError, suggest
 
 # The end-of-game wording when nobody survives; play.py and the simulate
@@ -503,7 +504,8 @@ def _run_check(args) -> int:
 # ---------------------------------------------------------------------- main
 
 #: Each command adds its sub-parser (which sets `run`); a new command is one more entry.
-COMMANDS: list[Callable] = [_add_simulate, _add_sweep, _add_play, _add_scenarios, _add_check, *AUTHORING_COMMANDS]
+COMMANDS: list[Callable] = [_add_simulate, _add_sweep, _add_play, _add_scenarios, _add_check, *AUTHORING_COMMANDS,
+                            *REPORT_COMMANDS]
 
 
 def build_parser() -> ArgumentParser:

@@ -141,7 +141,9 @@ class Game:
         """An independent copy sharing only the immutable setup."""
         other = copy.copy(self)
         for name, value in self.__dict__.items():
-            if name not in ("setup", "cards"):
+            if name == "_rules":  # compiled programs: shared, never changed
+                other._rules = dict(value)
+            elif name not in ("setup", "cards"):
                 setattr(other, name, copy.deepcopy(value))
         return other
 

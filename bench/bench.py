@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Benchmark of the happydayz kernel, in one run.
+
+    python bench/bench.py            # a table, about a minute
+    python bench/bench.py --json     # machine-readable JSON only, on stdout
+    python bench/bench.py --quick    # a tiny budget (seconds): checks the script, not the speed
+    python bench/bench.py --profile  # also the top functions of a cProfile of the playouts (stderr)
+
+It measures:
+
+- playout: random playouts of express rounds (one round, 4 players) of the two
+  first-game scenarios, woodstock-fever/1 and american-dream/1, answering every
+  decision with random.Random directly (the kernel alone), in microseconds per
+  trick (tricks are the log's "win" events); and the same through the bots
+  (play_game with RandomAgent, which builds an observation for every decision),
+  as `simulate` runs them;
+- floor: a bare pure-Python trick loop of the same shape (4 players, 12 cards
+  each dealt from a 62-card deck of suits with values, must follow, highest of
+  the suit led wins, random legal card with random.Random), microseconds per
+  trick;
+- their ratio, measured in each repeat and reported as the median
+  (`playout_floor_ratio`; target <= 8);
+- loading every bundled power (parse, check, compile) in-process with every
+  cache cleared, in milliseconds: cold (the Lark parser built too) and with the
+  parser already built (target <= 200 ms for cold);
+- the cost of a state copy, `game.copy()`, in the middle of an express round, in
+  microseconds.
+
+Timings use time.perf_counter; each figure is the median of several repeats,
+and the playout and the floor are measured alternately so that both see the
+same machine load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import random
+import statistics
+import sys
+import time
+
+SCENARIOS = ("woodstock-fever/1", "american-dream/1")
+PLAYERS = 4
+TARGET_RATIO = 8.0
+TARGET_LOAD_MS = 200.0
+
+
+# ------------------------------------------------------------------- the floor
+
+def floor_deck() -> list[tuple[int, int]]:
+    """62 cards: three suits of 13 (values 1-13), a suit of 20 (1-20), three cards of value 0."""
+    deck = [(suit, value) for suit in range(3) for value in range(1, 14)]
+    deck += [(3, value) for value in range(1, 21)]
+    deck += [(4, 0)] * 3
+    assert len(deck) == 62
+    return deck
+
+
+def floor_round(rng: random.Random, deck: list[tuple[int, int]], players: int = PLAYERS, hand_size: int = 12) -> int:
+    """One round of the bare trick loop; the number of tricks played."""
+    cards = deck[:]
+    rng.shuffle(cards)
+    hands = [cards[i * hand_size:(i + 1) * hand_size] for i in range(players)]
+    leader = 0
+    tricks = 0
+    while hands[leader]:
+        led = None
+        best = -1
+        winner = leader
+        for step in range(players):
+            seat = (leader + step) % players
+            hand = hands[seat]
+            if led is None:
+                legal = hand
+            else:
+                legal = [c for c in hand if c[0] == led] or hand
+            card = legal[rng.randrange(len(legal))]
+            hand.remove(card)
+            if led is None:
+                led, best, winner = card[0], card[1], seat
+            elif card[0] == led and card[1] > best:
+                best, winner = card[1], seat
+        leader = winner
+        tricks += 1
+    return tricks
+
+
+def time_floor(rounds: int, seed: int) -> tuple[float, int]:
+    """(seconds, tricks) for `rounds` rounds of the floor loop."""
+    deck = floor_deck()
+    rng = random.Random(seed)
+    tricks = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        tricks += floor_round(rng, deck)
+    return time.perf_counter() - start, tricks
+
+
+# ----------------------------------------------------------------- the kernel
+
+def setups():
+    from happydayz.simulate import prepare
+
+    return {sid: prepare(sid, players=PLAYERS, express=True)[0] for sid in SCENARIOS}
+
+
+def _tricks(game) -> int:
+    return sum(1 for event in game.log if event["event"] == "win")
+
+
+def time_playouts(setup, games: int, seed: int) -> tuple[float, int]:
+    """(seconds, tricks): `games` express rounds, every decision answered by random.Random."""
+    from happydayz.game import Game
+
+    elapsed = 0.0
+    tricks = 0
+    for i in range(games):
+        start = time.perf_counter()
+        game = Game(setup, seed + i)
+        rng = random.Random(seed + i)
+        while (decision := game.decision) is not None:
+            game.apply(rng.randrange(len(decision.options)))
+        elapsed += time.perf_counter() - start
+        tricks += _tricks(game)  # counting is not timed
+    return elapsed, tricks
+
+
+def time_agent_playouts(setup, games: int, seed: int) -> tuple[float, int]:
+    """(seconds, tricks): the same through play_game and RandomAgent (observations built)."""
+    from happydayz.agents import RandomAgent, play_game
+    from happydayz.game import Game
+
+    elapsed = 0.0
+    tricks = 0
+    for i in range(games):
+        start = time.perf_counter()
+        game = Game(setup, seed + i)
+        play_game(game, [RandomAgent(f"{seed + i}/{seat}") for seat in range(PLAYERS)])
+        elapsed += time.perf_counter() - start
+        tricks += _tricks(game)
+    return elapsed, tricks
+
+
+def time_copy(setup, copies: int, seed: int = 7) -> float:
+    """Median microseconds of game.copy() half-way through an express round."""
+    from happydayz.game import Game
+
+    game = Game(setup, seed)
+    rng = random.Random(seed)
+    probe = game.copy()
+    decisions = 0
+    while probe.decision is not None:  # count the round's decisions on a copy
+        probe.apply(rng.randrange(len(probe.decision.options)))
+        decisions += 1
+    rng = random.Random(seed)
+    for _ in range(decisions // 2):
+        game.apply(rng.randrange(len(game.decision.options)))
+    samples = []
+    for _ in range(copies):
+        start = time.perf_counter()
+        game.copy()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e6
+
+
+# ------------------------------------------------------------- loading powers
+
+def _clear_caches() -> None:
+    from happydayz import parser, powers
+
+    powers._CACHE.clear()
+    for name in dir(parser):
+        cached = getattr(parser, name)
+        if callable(getattr(cached, "cache_clear", None)):
+            cached.cache_clear()
+
+
+def time_load_powers(build_parser: bool) -> tuple[float, int]:
+    """(milliseconds, powers): parse, check and compile every bundled power, caches cleared."""
+    from happydayz import parser
+    from happydayz.boxes import load_library
+    from happydayz.powers import load_power
+    from happydayz.resources import data_dir
+
+    files = sorted(data_dir("powers").glob("*.power"))
+    known = set(load_library().all_factions())
+    _clear_caches()
+    if not build_parser:
+        parser.lark_parser()  # built before the clock starts
+    start = time.perf_counter()
+    for path in files:
+        load_power(path, known)
+    elapsed = time.perf_counter() - start
+    return elapsed * 1e3, len(files)
+
+
+# ----------------------------------------------------------------------- main
+
+def measure(quick: bool = False, seed: int = 1) -> dict:
+    if quick:
+        repeats, games, floor_rounds, agent_games, copies, load_repeats = 2, 3, 30, 2, 20, 1
+    else:
+        repeats, games, floor_rounds, agent_games, copies, load_repeats = 7, 40, 1500, 20, 300, 5
+
+    all_setups = setups()
+    # Warm up: imports, first-call costs, the CPU's clock.
+    time_floor(20, seed)
+    for setup in all_setups.values():
+        time_playouts(setup, 2, seed)
+
+    ratios, floor_us, playout_us, agent_us, agent_ratios = [], [], [], [], []
+    per_scenario: dict[str, list[float]] = {sid: [] for sid in SCENARIOS}
+    tricks_seen = {sid: 0 for sid in SCENARIOS}
+    for r in range(repeats):
+        f_seconds, f_tricks = time_floor(floor_rounds, seed + r)
+        p_seconds = p_tricks = 0
+        for sid, setup in all_setups.items():
+            s, t = time_playouts(setup, games, seed * 100_000 + r * 1000)
+            per_scenario[sid].append(s / t * 1e6)
+            tricks_seen[sid] += t
+            p_seconds += s
+            p_tricks += t
+        a_seconds = a_tricks = 0
+        for setup in all_setups.values():
+            s, t = time_agent_playouts(setup, agent_games, seed * 100_000 + r * 1000)
+            a_seconds += s
+            a_tricks += t
+        f = f_seconds / f_tricks * 1e6
+        p = p_seconds / p_tricks * 1e6
+        a = a_seconds / a_tricks * 1e6
+        floor_us.append(f)
+        playout_us.append(p)
+        agent_us.append(a)
+        ratios.append(p / f)
+        agent_ratios.append(a / f)
+
+    cold = [time_load_powers(build_parser=True) for _ in range(load_repeats)]
+    warm = [time_load_powers(build_parser=False) for _ in range(load_repeats)]
+    copy_us = statistics.median(time_copy(setup, copies) for setup in all_setups.values())
+
+    median = statistics.median
+    result = {
+        "machine": {"python": platform.python_version(), "implementation": platform.python_implementation(),
+                    "platform": platform.platform(), "cpus": os.cpu_count()},
+        "budget": {"quick": quick, "repeats": repeats, "games_per_scenario": games, "floor_rounds": floor_rounds,
+                   "agent_games_per_scenario": agent_games},
+        "playout_us_per_trick": round(median(playout_us), 2),
+        "playout_us_per_trick_by_scenario": {sid: round(median(v), 2) for sid, v in per_scenario.items()},
+        "tricks_per_round": {sid: round(tricks_seen[sid] / (repeats * games), 2) for sid in SCENARIOS},
+        "agent_playout_us_per_trick": round(median(agent_us), 2),
+        "floor_us_per_trick": round(median(floor_us), 3),
+        "playout_floor_ratio": round(median(ratios), 2),
+        "agent_playout_floor_ratio": round(median(agent_ratios), 2),
+        "playout_floor_ratio_range": [round(min(ratios), 2), round(max(ratios), 2)],
+        "load_powers": cold[0][1],
+        "load_powers_cold_ms": round(median(ms for ms, _ in cold), 1),
+        "load_powers_warm_parser_ms": round(median(ms for ms, _ in warm), 1),
+        "copy_us": round(copy_us, 1),
+        "targets": {"playout_floor_ratio": TARGET_RATIO, "load_powers_cold_ms": TARGET_LOAD_MS},
+    }
+    result["meets"] = {
+        "playout_floor_ratio": result["playout_floor_ratio"] <= TARGET_RATIO,
+        "load_powers_cold_ms": result["load_powers_cold_ms"] <= TARGET_LOAD_MS,
+    }
+    return result
+
+
+def profile_playouts(games: int, top: int, seed: int = 1) -> str:
+    """The top functions (by own time) of a cProfile of kernel playouts."""
+    all_setups = setups()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for setup in all_setups.values():
+        time_playouts(setup, games, seed)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def render(result: dict) -> str:
+    lines = [
+        f"happydayz benchmark (Python {result['machine']['python']}, {result['machine']['cpus']} CPUs"
+        f"{', quick budget' if result['budget']['quick'] else ''})",
+        "",
+        f"  playout (kernel, random answers)   {result['playout_us_per_trick']:>10.1f} us/trick",
+    ]
+    for sid, value in result["playout_us_per_trick_by_scenario"].items():
+        lines.append(f"    {sid:<32} {value:>10.1f} us/trick "
+                     f"({result['tricks_per_round'][sid]:.1f} tricks a round)")
+    lines += [
+        f"  playout (bots, observations)       {result['agent_playout_us_per_trick']:>10.1f} us/trick",
+        f"  floor (bare trick loop)            {result['floor_us_per_trick']:>10.2f} us/trick",
+        f"  playout / floor                    {result['playout_floor_ratio']:>10.1f} x   "
+        f"(target <= {TARGET_RATIO:g}; repeats {result['playout_floor_ratio_range'][0]:.1f}"
+        f"-{result['playout_floor_ratio_range'][1]:.1f})",
+        f"  bots playout / floor               {result['agent_playout_floor_ratio']:>10.1f} x",
+        f"  load {result['load_powers']} powers, cold                {result['load_powers_cold_ms']:>10.1f} ms"
+        f"   (target <= {TARGET_LOAD_MS:g})",
+        f"  load {result['load_powers']} powers, parser built        {result['load_powers_warm_parser_ms']:>10.1f} ms",
+        f"  game.copy() mid-round              {result['copy_us']:>10.1f} us",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark the happydayz kernel against a bare trick loop.")
+    parser.add_argument("--json", action="store_true", help="print JSON only, on stdout")
+    parser.add_argument("--quick", action="store_true", help="a tiny budget: checks the script, not the speed")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print a cProfile of the playouts (top functions by own time) on stderr")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the games and the floor (default 1)")
+    args = parser.parse_args(argv)
+    result = measure(quick=args.quick, seed=args.seed)
+    if args.json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    else:
+        print(render(result))
+    if args.profile:
+        print(profile_playouts(5 if args.quick else 60, 30, args.seed), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

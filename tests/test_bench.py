@@ -1,0 +1,45 @@
+"""The benchmark script runs and reports every figure (its speed is measured by the script, not tested here)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench.py"
+
+KEYS = {
+    "machine", "budget", "playout_us_per_trick", "playout_us_per_trick_by_scenario", "tricks_per_round",
+    "agent_playout_us_per_trick", "floor_us_per_trick", "playout_floor_ratio", "agent_playout_floor_ratio",
+    "playout_floor_ratio_range", "load_powers", "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us",
+    "targets", "meets",
+}
+
+
+def test_quick_json_run_has_every_key():
+    done = subprocess.run([sys.executable, str(BENCH), "--quick", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)  # JSON only on stdout
+    assert KEYS <= set(result)
+    assert result["budget"]["quick"] is True
+    assert set(result["playout_us_per_trick_by_scenario"]) == {"woodstock-fever/1", "american-dream/1"}
+    for key in ("playout_us_per_trick", "agent_playout_us_per_trick", "floor_us_per_trick", "playout_floor_ratio",
+                "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us"):
+        assert isinstance(result[key], (int, float)) and result[key] > 0, key
+    assert any("ratio" in key for key in result)
+    assert result["load_powers"] >= 1
+    assert all(10 <= t <= 20 for t in result["tricks_per_round"].values())
+
+
+def test_the_floor_plays_twelve_tricks_of_four_cards():
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    deck = bench.floor_deck()
+    assert len(deck) == 62
+    assert bench.floor_round(random.Random(0), deck) == 12
