@@ -6,6 +6,7 @@ a cap), and records the type of each expression for the compiler.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from . import ast
@@ -97,7 +98,8 @@ class Checker:
         if power.binding.kind == "faction" and power.binding.faction and self.known is not None:
             own = power.binding.faction
             near = suggest(own, self.known - {own})
-            if own not in self.known and near and near.lower() != own.lower():
+            close = near is not None and difflib.SequenceMatcher(None, own.lower(), near.lower()).ratio() >= 0.85
+            if own not in self.known and close and near.lower() != own.lower():
                 self.sink.warning(power.binding.span, f"'{own}' is a new Faction; did you mean the Faction '{near}'?", "W003")
             self.known = set(self.known) | {own}
         if power.variants:
@@ -196,7 +198,7 @@ class Checker:
             element = None
             if t is not None:
                 if not is_set(as_set(t)):
-                    self.sink.error(s.source.span, f"'choose' picks from Cards, Communities or Factions, not from a {t}", "C040")
+                    self.sink.error(s.source.span, f"'choose' picks from Cards, Communities or Factions, not from {_a(t)}", "C040")
                 else:
                     element = ELEMENT_OF[as_set(t)]
             if s.count < 1:
@@ -231,7 +233,7 @@ class Checker:
             body = scope.child()
             if t is not None:
                 if not is_set(as_set(t)):
-                    self.sink.error(s.source.span, f"'each' walks Cards, Communities or Factions, not a {t}", "C043")
+                    self.sink.error(s.source.span, f"'each' walks Cards, Communities or Factions, not {_a(t)}", "C043")
                 else:
                     self.bind(body, s.name, ELEMENT_OF[as_set(t)], s.span)
             self.block(s.body, body)
@@ -250,7 +252,7 @@ class Checker:
             self.expect_cards(s.cards, scope, "what 'deal' hands out")
             t = self.expr(s.to, scope)
             if t is not None and as_set(t) != COMMUNITIES:
-                self.sink.error(s.to.span, f"'deal' hands cards to Communities, not to a {t}", "C044")
+                self.sink.error(s.to.span, f"'deal' hands cards to Communities, not to {_a(t)}", "C044")
             for key in s.order:
                 if key.attr == "faction":
                     self.sink.error(key.span, "cards are ordered by value or survivors, not by Faction", "C045")
@@ -281,14 +283,14 @@ class Checker:
     def expect(self, node: ast.Node, scope: _Scope, wanted: str, what: str) -> str | None:
         t = self.expr(node, scope)
         if t is not None and t != wanted:
-            self.sink.error(node.span, f"{what} must be a {wanted}, but this is a {t}", "C010")
+            self.sink.error(node.span, f"{what} must be {_a(wanted)}, but this is {_a(t)}", "C010")
             return None
         return t
 
     def expect_cards(self, node: ast.Node, scope: _Scope, what: str) -> None:
         t = self.expr(node, scope)
         if t is not None and as_set(t) != CARDS:
-            self.sink.error(node.span, f"{what} must be Cards, but this is a {t}", "C010")
+            self.sink.error(node.span, f"{what} must be Cards, but this is {_a(t)}", "C010")
 
     def expr(self, node: ast.Node, scope: _Scope) -> str | None:
         t = self._expr(node, scope)
@@ -321,7 +323,7 @@ class Checker:
                 self.sink.error(n.span, "'it' is only known inside a 'where' condition, a 'with most' count or a 'for' in min/max/sum", "C004")
                 return None
             self.sink.error(n.span, f"unknown name '{n.name}'", "C002",
-                            hint=_did_you_mean(n.name, list(scope.names) + list(BUILTINS)))
+                            hint=_name_hint(n.name, list(scope.names) + list(BUILTINS), self.known))
             return None
         if isinstance(n, ast.BareAttr):
             it = scope.names.get("it")
@@ -348,7 +350,7 @@ class Checker:
             inner = scope.child()
             if t is not None:
                 if not is_set(as_set(t)):
-                    self.sink.error(n.source.span, f"'{n.function}(... for ...)' walks Cards, Communities or Factions, not a {t}", "C043")
+                    self.sink.error(n.source.span, f"'{n.function}(... for ...)' walks Cards, Communities or Factions, not {_a(t)}", "C043")
                 else:
                     inner.names[n.var] = ELEMENT_OF[as_set(t)]
             self.expect(n.body, inner, INT, f"what '{n.function}' adds up or compares")
@@ -361,7 +363,7 @@ class Checker:
                 return None
             t = known.pop() if known else FACTION
             if t not in SET_OF:
-                self.sink.error(n.span, f"a list holds Cards, Communities or Factions, not a {t}", "C011")
+                self.sink.error(n.span, f"a list holds Cards, Communities or Factions, not {_a(t)}", "C011")
                 return None
             return SET_OF[t]
         if isinstance(n, ast.Arith):
@@ -371,7 +373,7 @@ class Checker:
             if n.op == "+" and as_set(left) == as_set(right) and as_set(left) is not None:
                 return as_set(left)
             if left != INT or right != INT:
-                self.sink.error(n.span, f"'{n.op}' needs two Numbers (or, for '+', two groups of the same kind), but got a {left} and a {right}", "C012")
+                self.sink.error(n.span, f"'{n.op}' needs two Numbers (or, for '+', two groups of the same kind), but got {_a(left)} and {_a(right)}", "C012")
                 return None
             return INT
         if isinstance(n, ast.Neg):
@@ -392,7 +394,7 @@ class Checker:
             result = None
             if t is not None:
                 if not is_set(as_set(t)):
-                    self.sink.error(n.source.span, f"'where' filters Cards, Communities or Factions, not a {t}", "C013")
+                    self.sink.error(n.source.span, f"'where' filters Cards, Communities or Factions, not {_a(t)}", "C013")
                 else:
                     result = as_set(t)
                     inner.names["it"] = ELEMENT_OF[result]
@@ -404,7 +406,7 @@ class Checker:
             if t is None or r is None:
                 return as_set(t) if t else None
             if as_set(t) is None or as_set(t) != as_set(r):
-                self.sink.error(n.span, f"'except' takes a {r} out of a {t}: they must be of one kind", "C014")
+                self.sink.error(n.span, f"'except' takes {_a(r)} out of {_a(t)}: they must be of one kind", "C014")
                 return None
             return as_set(t)
         if isinstance(n, ast.Otherwise):
@@ -412,7 +414,7 @@ class Checker:
             if a is None or b is None:
                 return as_set(a or b) if (a or b) else None
             if as_set(a) is None or as_set(a) != as_set(b):
-                self.sink.error(n.span, f"'otherwise' needs two groups of one kind, but got a {a} and a {b}", "C014")
+                self.sink.error(n.span, f"'otherwise' needs two groups of one kind, but got {_a(a)} and {_a(b)}", "C014")
                 return None
             return as_set(a)
         if isinstance(n, ast.WithExtreme):
@@ -421,7 +423,7 @@ class Checker:
             result = None
             if t is not None:
                 if not is_set(as_set(t)):
-                    self.sink.error(n.source.span, f"'with {n.extreme}' picks from Cards, Communities or Factions, not a {t}", "C013")
+                    self.sink.error(n.source.span, f"'with {n.extreme}' picks from Cards, Communities or Factions, not {_a(t)}", "C013")
                 else:
                     result = as_set(t)
                     inner.names["it"] = ELEMENT_OF[result]
@@ -435,12 +437,12 @@ class Checker:
             return BOOL
         if n.op in ("in", "not in"):
             if as_set(right) is None or ELEMENT_OF.get(as_set(right)) != left:
-                self.sink.error(n.span, f"'{n.op}' asks whether a thing is in a group of its kind, but got a {left} and a {right}", "C015")
+                self.sink.error(n.span, f"'{n.op}' asks whether a thing is in a group of its kind, but got {_a(left)} and {_a(right)}", "C015")
         elif n.op in ("==", "!="):
             if left != right:
-                self.sink.error(n.span, f"cannot compare a {left} with a {right}", "C015")
+                self.sink.error(n.span, f"cannot compare {_a(left)} with {_a(right)}", "C015")
         elif left != INT or right != INT:
-            self.sink.error(n.span, f"'{n.op}' compares Numbers, but got a {left} and a {right}", "C015")
+            self.sink.error(n.span, f"'{n.op}' compares Numbers, but got {_a(left)} and {_a(right)}", "C015")
         return BOOL
 
     def call(self, n: ast.Call, scope: _Scope) -> str | None:
@@ -464,7 +466,7 @@ class Checker:
             if arity(1, 1):
                 t = self.expr(args[0], scope)
                 if t is not None and as_set(t) is None:
-                    self.sink.error(args[0].span, f"'count' counts Cards, Communities or Factions, not a {t}", "C010")
+                    self.sink.error(args[0].span, f"'count' counts Cards, Communities or Factions, not {_a(t)}", "C010")
             return INT
         if name in ("min", "max", "sum"):
             if arity(1, 20):
@@ -485,10 +487,10 @@ class Checker:
             return None
         group = as_set(t)
         if name in ("highest", "lowest", "random") and group != CARDS:
-            self.sink.error(args[0].span, f"'{name}' picks Cards, not from a {t}", "C010")
+            self.sink.error(args[0].span, f"'{name}' picks Cards, not from {_a(t)}", "C010")
             return None
         if group is None:
-            self.sink.error(args[0].span, f"'{name}' picks from Cards, Communities or Factions, not from a {t}", "C010")
+            self.sink.error(args[0].span, f"'{name}' picks from Cards, Communities or Factions, not from {_a(t)}", "C010")
             return None
         return group
 
@@ -525,6 +527,26 @@ def _constant_truth(n: ast.Node) -> bool | None:
 def _did_you_mean(name: str, candidates) -> str | None:
     best = suggest(name, candidates)
     return f"did you mean '{best}'?" if best else None
+
+
+def _a(t: str) -> str:
+    """A type with its article: "a Number", "a Community", "a group of Cards"."""
+    return f"a group of {t}" if is_set(t) else f"a {t}"
+
+
+def _name_hint(name: str, names, factions: set[str] | None) -> str | None:
+    """The hint of an unknown lowercase name: a Faction written without its capital, or a near name."""
+    by_lower = {f.lower().replace(" ", "_"): f for f in factions or ()}
+    faction = by_lower.get(name.lower())
+    if faction is None:
+        near = _did_you_mean(name, names)
+        if near:
+            return near
+        faction = by_lower.get(suggest(name.lower(), list(by_lower)) or "")
+    if faction is None:
+        return None
+    written = f"'{faction}'" if " " not in faction else f'"{faction}"'
+    return f"Faction names start with a capital letter: did you mean the Faction {written}?"
 
 
 def _hook_words(timing: str) -> str:

@@ -124,14 +124,14 @@ def test_unclosed_block(tmp_path):
     _, problems = _problems(tmp_path, "power Foo {\n  for faction Hippies\n  on win {\n    gain 1\n")
     [d] = problems
     assert d.code == "S002"
-    assert d.message == "the block opened here with '{' is never closed: the file ends before its '}'"
+    assert d.message == "the 'on win' block opened here is never closed: the file ends before its '}'"
     assert (d.span.line, d.span.column) == (3, 10)
 
 
 def test_lowercase_power_name(tmp_path):
     _, problems = _problems(tmp_path, "power foo {\n  for faction Hippies\n}\n")
     [d] = problems
-    assert d.message == "unexpected 'foo'; expected a Faction name or a quoted text"
+    assert (d.code, d.message) == ("S025", "the name of a power starts with a capital letter: write 'Foo', not 'foo'")
     assert d.hint == "Faction names start with a capital letter, or are written in quotes"
 
 
