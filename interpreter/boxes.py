@@ -86,8 +86,9 @@ def _schema(kind: str) -> dict:
     return _validators(data_dir("boxes") / "schema")[kind].schema
 
 
-def _schema_problems(doc: Document, kind: str) -> list[Diagnostic]:
-    validator = _validators(data_dir("boxes") / "schema")[kind]
+def _schema_problems(doc: Document, kind: str, validator=None) -> list[Diagnostic]:
+    """Every schema error of a document, in words, each at its position."""
+    validator = validator or _validators(data_dir("boxes") / "schema")[kind]
     found: dict[tuple, Diagnostic] = {}
     for error in validator.iter_errors(doc.data):
         for key, diagnostic in _translate(doc, error):

@@ -17,7 +17,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .boxes import load_library, resolve_scenario, switches
+from .boxes import _schema_problems, load_library, resolve_scenario, switches
 from .errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
 from .game import Game
 from .model import FactionChoice, Scenario
@@ -45,13 +45,9 @@ def _problem(doc, path: tuple, message: str, code: str) -> DataProblem:
 
 def load_script(path: str | os.PathLike):
     doc = load_yaml(path)
-    errors = sorted(Draft202012Validator(schema()).iter_errors(doc.data), key=lambda e: list(e.absolute_path))
-    if errors:
-        problems = []
-        for e in errors[:20]:
-            p = tuple(e.absolute_path)
-            problems.append(Diagnostic(doc.span(p), f"{'.'.join(map(str, p)) or 'the file'}: {e.message}", "D040"))
-        raise DataProblem(problems)
+    problems = _schema_problems(doc, "scripted-game", Draft202012Validator(schema()))
+    if problems:
+        raise DataProblem(problems[:20])
     return doc
 
 
@@ -75,7 +71,18 @@ def _scenario(data: dict, library, base: Path) -> tuple[Scenario, Any]:
 def build_game(doc) -> Game:
     data = doc.data
     library = load_library()
-    scenario, library = _scenario(data, library, Path(doc.file).resolve().parent)
+    key = ("scenario",) if "scenario" in data else ("factions",)
+    try:
+        scenario, library = _scenario(data, library, Path(doc.file).resolve().parent)
+        return _new_game(doc, scenario, library)
+    except HappyError as exc:
+        if exc.diagnostics and exc.diagnostics[0].span.file in ("<scenario>", "<input>", "scripted"):
+            raise _problem(doc, key, exc.diagnostics[0].message, exc.diagnostics[0].code) from None
+        raise
+
+
+def _new_game(doc, scenario, library) -> Game:
+    data = doc.data
     options = GameOptions(
         players=data["players"],
         express=data.get("express", "position" in data),
@@ -136,11 +143,11 @@ def answer_index(game: Game, given: Any, where: str) -> int:
         label = _normalise(option.label)
         if label in candidates or label.replace(" on ", " ") in candidates:
             if actor is not None and actor != d.actor:
-                raise GameRuleError(f"{where}: the answer '{given}' is for Community {actor}, but this decision "
+                raise GameRuleError(f"{where}the answer '{given}' is for Community {actor}, but this decision "
                                     f"('{d.prompt}') belongs to Community {d.actor}")
             return i
     legal = "; ".join(o.label for o in d.options)
-    raise GameRuleError(f"{where}: illegal answer '{given}' to Community {d.actor}'s decision '{d.prompt}'. "
+    raise GameRuleError(f"{where}illegal answer '{given}' to Community {d.actor}'s decision '{d.prompt}'. "
                         f"Legal options: {legal}")
 
 
@@ -172,7 +179,7 @@ def play_script(doc) -> Game:
         if game.decision is None:
             raise _problem(doc, path, f"the answer '{given}' is one too many: the game is over", "D042")
         try:
-            game.apply(answer_index(game, given, "answer"))
+            game.apply(answer_index(game, given, ""))
         except GameRuleError as exc:
             raise _problem(doc, path, exc.diagnostics[0].message, "D043") from None
         apply_round_setup()

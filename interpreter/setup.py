@@ -61,14 +61,14 @@ class GameSetup:
 def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> GameSetup:
     box = library.boxes.get(scenario.box)
     if box is None:
-        raise GameRuleError(f"the scenario names the box '{scenario.box}', which is not loaded")
+        raise setup_error(scenario, f"the scenario names the box '{scenario.box}', which is not loaded")
     if options.players not in box.deal:
         known = ", ".join(str(p) for p in sorted(box.deal))
-        raise GameRuleError(f"{options.players} players cannot play this box: it deals for {known} players")
+        raise setup_error(scenario, f"{options.players} players cannot play this box: it deals for {known} players")
     factions = library.all_factions()
     for choice in scenario.factions:
         if choice.faction not in factions:
-            raise GameRuleError(f"the scenario names the Faction '{choice.faction}', which no loaded box has")
+            raise setup_error(scenario, f"the scenario names the Faction '{choice.faction}', which no loaded box has")
     always = tuple(box.always)
     in_use_boxes = {scenario.box} | {factions[c.faction].box for c in scenario.factions}
     candidates = tuple(
@@ -95,9 +95,9 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> G
     for choice in scenario.factions:
         power = faction_power[choice.faction]
         if choice.variant not in VARIANTS:
-            raise GameRuleError(f"unknown variant '{choice.variant}' for {choice.faction}")
+            raise setup_error(scenario, f"unknown variant '{choice.variant}' for {choice.faction}")
         if power.fixed and choice.variant != "basic":
-            raise GameRuleError(f"the power of {choice.faction} has no variants; it plays only as basic")
+            raise setup_error(scenario, f"the power of {choice.faction} has no variants; it plays only as basic")
 
     promo_swaps: dict[str, tuple[int, int]] = {}
     card_power: dict[int, CompiledPower] = {}
@@ -118,7 +118,7 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> G
     added_defs = library.all_added_powers()
     for name in scenario.added:
         if name not in added_defs:
-            raise GameRuleError(f"the scenario adds the power '{name}', which no loaded box has")
+            raise setup_error(scenario, f"the scenario adds the power '{name}', which no loaded box has")
     pool_added = tuple(name for name, a in added_defs.items() if a.box in in_use_boxes)
     added_power = {name: load_power(added_defs[name].power_file, known | set(factions))
                    for name in set(scenario.added) | set(pool_added)}
