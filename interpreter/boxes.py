@@ -93,7 +93,9 @@ def _schema_problems(doc: Document, kind: str, validator=None) -> list[Diagnosti
     for error in validator.iter_errors(doc.data):
         for key, diagnostic in _translate(doc, error):
             found.setdefault(key, diagnostic)
-    return sorted(found.values(), key=lambda d: (d.span.line, d.span.column, d.message))
+        if len(found) >= 200:  # enough to fix; a file of thousands of bad keys must not take hours
+            break
+    return sorted(found.values(), key=lambda d: (d.span.line, d.span.column, d.message))[:200]
 
 
 _TYPE_NAMES = {

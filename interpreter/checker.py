@@ -166,7 +166,7 @@ class Checker:
             self.statement(statement, inner)
 
     def bind(self, scope: _Scope, name: str, type_: str, span: Span, is_let: bool = False, kind: str | None = None) -> None:
-        if name in BUILTINS or name in FUNCTIONS:
+        if name in BUILTINS or name in FUNCTIONS or name == "it":
             self.sink.error(span, f"'{name}' is a built-in name; choose another name for this variable", "C030")
         if name in scope.names:
             self.sink.error(span, f"the name '{name}' is already in use here", "C031",
@@ -348,6 +348,10 @@ class Checker:
         if isinstance(n, ast.Comprehension):
             t = self.expr(n.source, scope)
             inner = scope.child()
+            if n.var in BUILTINS or n.var in FUNCTIONS or n.var == "it" or n.var in scope.names:
+                self.sink.error(n.span, f"the name '{n.var}' is already in use here; choose another name for "
+                                "the variable of this 'for'", "C031")
+                return INT
             if t is not None:
                 if not is_set(as_set(t)):
                     self.sink.error(n.source.span, f"'{n.function}(... for ...)' walks Cards, Communities or Factions, not {_a(t)}", "C043")
@@ -562,7 +566,12 @@ def check(power: ast.PowerFile, known_factions: set[str] | None = None, sink: Di
     own_sink = sink is None
     sink = sink if sink is not None else DiagnosticSink()
     checker = Checker(known_factions, sink)
-    checker.check_power(power)
+    try:
+        checker.check_power(power)
+    except RecursionError:
+        from .parser import too_deep
+
+        sink.add(too_deep(power.span.file))
     if own_sink and sink.errors:
         raise CheckProblem(sink.items)
     return CheckedPower(power, checker.types, [d for d in sink.items if d.severity == "warning"])

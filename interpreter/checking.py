@@ -80,6 +80,14 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict) -> li
                 tree = parse_file(power_path)
             except HappyError:
                 continue  # a bundled power's problems are reported when it is checked itself
+        if tree.binding.kind != "faction" or tree.binding.faction != choice.faction:
+            bound = f"for the Faction {tree.binding.faction}" if tree.binding.kind == "faction" else \
+                ("for a card" if tree.binding.kind == "card" else "an added power")
+            problems.append(Diagnostic(doc.span(("factions", index)),
+                                       f"factions[{index}]: {power_path.name} is {bound}, so it cannot be the power "
+                                       f"of {choice.faction}", "D034",
+                                       hint=f"begin {power_path.name} with 'power ... {{ for faction {choice.faction}'"))
+            continue
         if choice.variant != "basic" and not tree.variants:
             problems.append(Diagnostic(doc.span(("factions", index)),
                                        f"factions[{index}]: the power of {choice.faction} has no variants, "

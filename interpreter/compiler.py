@@ -291,16 +291,16 @@ class Compiler:
             return lambda ctx: _unique(list(lg(ctx)) + list(rg(ctx)))
         op = n.op
         if op == "+":
-            return lambda ctx: left(ctx) + right(ctx)
+            return lambda ctx: _bounded(left(ctx) + right(ctx))
         if op == "-":
-            return lambda ctx: left(ctx) - right(ctx)
+            return lambda ctx: _bounded(left(ctx) - right(ctx))
         if op == "*":
             return lambda ctx: _bounded(left(ctx) * right(ctx))
         return lambda ctx: _divide(left(ctx), right(ctx))
 
     def x_Neg(self, n):
         f = self.expr(n.operand)
-        return lambda ctx: -f(ctx)
+        return lambda ctx: _bounded(-f(ctx))
 
     def x_Logic(self, n):
         left, right = self.expr(n.left), self.expr(n.right)
@@ -402,7 +402,7 @@ class Compiler:
                 env[var] = x
                 values.append(body(ctx))
             env.pop(var, None)
-            return fn(values) if values else 0
+            return _bounded(fn(values)) if values else 0
 
         return run
 
@@ -414,7 +414,7 @@ class Compiler:
             return lambda ctx: len(f(ctx))
         if name in ("min", "max", "sum"):
             fn = {"sum": sum, "min": min, "max": max}[name]
-            return lambda ctx: fn([a(ctx) for a in args]) if len(args) > 1 else fn([args[0](ctx)])
+            return lambda ctx: _bounded(fn([a(ctx) for a in args]))
         if name == "population":
             f = args[0]
             return lambda ctx: ctx.g.population[f(ctx)]
@@ -534,7 +534,13 @@ def link(instructions: list[tuple]) -> list[tuple]:
 
 
 def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
-    compiled = Compiler(checked).compile_power(checked.power, path)
+    try:
+        compiled = Compiler(checked).compile_power(checked.power, path)
+    except RecursionError:
+        from .errors import SyntaxProblem
+        from .parser import too_deep
+
+        raise SyntaxProblem(too_deep(str(path))) from None
     compiled.types = checked.types
     for variant in compiled.variants.values():
         for program in (variant.on_win, variant.end_of_round):

@@ -12,7 +12,9 @@ and serialise as JSON records for tools.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -42,7 +44,7 @@ class Diagnostic:
         lines = [head]
         text = source if source is not None else _read(self.span.file)
         if text is not None:
-            source_lines = text.splitlines()
+            source_lines = _lines(text, self.span.file)
             if 1 <= self.span.line <= len(source_lines):
                 line = source_lines[self.span.line - 1].expandtabs(1)
                 start = max(self.span.column, 1)
@@ -69,7 +71,28 @@ class Diagnostic:
         }
 
 
+_YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _lines(text: str, file: str) -> list[str]:
+    """Source lines as the parser that placed the diagnostic counts them: YAML breaks lines at
+    \r, \x85 and U+2028/9 too; the power-file parser only at \n."""
+    if file.lower().endswith((".yaml", ".yml")):
+        return _YAML_BREAKS.split(text)
+    return text.split("\n")
+
+
 def _read(path: str) -> str | None:
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return _read_version(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_version(path: str, mtime_ns: int, size: int) -> str | None:
+    """A file's text, read once per version: rendering many diagnostics of one file stays cheap."""
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -92,6 +92,7 @@ class Game:
         self.added: list[str] = list(setup.scenario.added)
         self.round_no = 0
         self.round_gain = [0] * n
+        self.tricks_played = 0
         self.active = 0
         self.designated: int | None = None
         self.named_lead: str | None = None
@@ -233,6 +234,7 @@ class Game:
             self._move(card, "reserve")
         self.carried = [[] for _ in range(self.n)]
         self.round_gain = [0] * self.n
+        self.tricks_played = 0
         self.designated = self.named_lead = None
         self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
                     reserve=[self.label(c) for c in self.reserve])
@@ -291,6 +293,12 @@ class Game:
         if not any(self.held(s) for s in range(self.n)):
             self.phase = "count"
             return
+        self.tricks_played += 1
+        # Every trick takes at least one card out of the hands, so a round has at most as many
+        # tricks as it has cards, unless a power keeps giving cards back: stop rather than hang.
+        if self.tricks_played > len(self.round_cards()):
+            raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
+                                "keeps bringing cards back into the hands")
         encounter = None
         if self.reserve:
             encounter = self.reserve[0]

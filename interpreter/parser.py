@@ -48,7 +48,16 @@ def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
     except VisitError as exc:  # Lark wraps what a transformer method raises
         if isinstance(exc.orig_exc, _AstError):
             raise SyntaxProblem(exc.orig_exc.diagnostic) from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise SyntaxProblem(too_deep(filename)) from None
         raise
+    except RecursionError:
+        raise SyntaxProblem(too_deep(filename)) from None
+
+
+def too_deep(filename: str) -> Diagnostic:
+    return Diagnostic(Span(filename, 1, 1), "the code is nested too deeply to read (hundreds of levels); "
+                      "split it into simpler statements", "S013")
 
 
 def parse_file(path: str | Path) -> ast.PowerFile:
@@ -908,11 +917,17 @@ class _ToAst(Transformer):
     def set_stmt(self, meta, children):
         return ast.SetVar(self._span(meta), str(children[0]), children[1])
 
+    def _count(self, token: Token) -> int:
+        text = str(token)
+        if len(text) > 6:
+            raise _AstError(Diagnostic(self._tok_span(token), f"the number {text[:12]}… is too large (at most 999999)", "S012"))
+        return int(text)
+
     def exactly(self, meta, children):
-        return ("exactly", int(children[0]))
+        return ("exactly", self._count(children[0]))
 
     def up_to(self, meta, children):
-        return ("up_to", int(children[0]))
+        return ("up_to", self._count(children[0]))
 
     def chooser(self, meta, children):
         return ("by", children[0])
@@ -970,7 +985,7 @@ class _ToAst(Transformer):
         return ast.Each(self._span(meta), str(name), source, simultaneous, body)
 
     def repeat_stmt(self, meta, children):
-        count = int(children[0])
+        count = self._count(children[0])
         if count > 50:
             raise _AstError(Diagnostic(self._span(meta), f"repeat {count} is too many (at most 50)", "S011"))
         return ast.Repeat(self._span(meta), count, children[1])

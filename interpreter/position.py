@@ -74,8 +74,11 @@ def set_position(game: Game, *, hands=None, transfers=None, expeditions=None, re
             raise GameRuleError(f"{len(populations)} populations given for {game.n} Communities")
         game.population = [int(p) for p in populations]
     game.carried = [[names.card(l, allowed) for l in (carried or {}).get(s, [])] for s in range(game.n)]
+    if not 0 <= active < game.n:
+        raise GameRuleError(f"the active Community must be a seat from 0 to {game.n - 1}, not {active}")
     game.round_no = round_no
     game.round_gain = [0] * game.n
+    game.tricks_played = 0
     game.active = active
     game.designated = game.named_lead = None
     game.trick = None

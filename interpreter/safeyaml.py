@@ -19,6 +19,7 @@ reported as ``file:line:column`` (1-based).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -161,7 +162,11 @@ def load_yaml_text(text: str, file: str = "<string>", *, max_bytes: int = MAX_BY
     if len(text.encode("utf-8")) > max_bytes:
         raise DataProblem(Diagnostic(Span(file, 1, 1), f"the text is larger than {max_bytes} bytes",
                                      CODE_TOO_LARGE))
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # the reader already refuses some characters here
+    except yaml.YAMLError as exc:
+        raise DataProblem(_syntax_diagnostic(file, exc) if isinstance(exc, yaml.MarkedYAMLError) else
+                          Diagnostic(_reader_span(file, exc, text), _reader_message(exc), CODE_SYNTAX)) from None
     try:
         try:
             node = loader.get_single_node()
@@ -170,7 +175,7 @@ def load_yaml_text(text: str, file: str = "<string>", *, max_bytes: int = MAX_BY
         except yaml.MarkedYAMLError as exc:
             raise DataProblem(_syntax_diagnostic(file, exc)) from None
         except yaml.YAMLError as exc:
-            raise DataProblem(Diagnostic(Span(file, 1, 1), f"YAML error: {exc}", CODE_SYNTAX)) from None
+            raise DataProblem(Diagnostic(_reader_span(file, exc, text), _reader_message(exc), CODE_SYNTAX)) from None
         doc = Document(file, None, text)
         if node is None:
             return doc
@@ -244,12 +249,43 @@ def _scalar(loader: _Loader, node: ScalarNode, file: str, problems: list[Diagnos
         problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark),
                                    f"the YAML tag {_tag_text(node.tag)} is not allowed here", CODE_TYPE))
         return node.value
+    if node.tag == _TAG + "int" and len(node.value) > MAX_NUMBER_TEXT:
+        problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark),
+                                   f"a number of {len(node.value)} characters is too long (at most {MAX_NUMBER_TEXT})",
+                                   CODE_TYPE))
+        return 0
     try:
         return loader.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark),
                                    f"cannot read the value {node.value!r}: {exc}", CODE_TYPE))
         return node.value
+
+
+MAX_NUMBER_TEXT = 30  # no number in these files needs more digits; a huge one cannot even be printed
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) < 300 else text[:300] + "…"
+
+
+def _reader_span(file: str, exc: Exception, text: str = "") -> Span:
+    """The position of a reader error (a forbidden character), which has no mark of its own."""
+    position = getattr(exc, "position", None)
+    if not isinstance(position, int) or not text:
+        return Span(file, 1, 1)
+    lines = re.split("\r\n|[\r\n\x85\u2028\u2029]", text[:position])
+    return Span(file, len(lines), len(lines[-1]) + 1)
+
+
+def _reader_message(exc: Exception) -> str:
+    character = getattr(exc, "character", None)
+    if isinstance(character, str) and character:
+        character = ord(character[0])
+    if isinstance(character, int):
+        return f"the control character U+{character:04X} is not allowed in a YAML file"
+    return f"YAML error: {_short(exc)}"
 
 
 def _tag_text(tag: str) -> str:

@@ -92,6 +92,10 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> G
     for name in always + candidates:
         fdef = box.factions[name] if name in always else factions[name]
         faction_power[name] = load_power(fdef.power_file, known | set(factions))
+    for name, power in faction_power.items():
+        if power.binding != "faction" or power.faction != name:
+            raise setup_error(scenario, f"the power file {power.file.name} is {_binding_words(power)}, "
+                                        f"so it cannot be the power of the Faction {name}")
     for choice in scenario.factions:
         power = faction_power[choice.faction]
         if choice.variant not in VARIANTS:
@@ -113,15 +117,17 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> G
             card_id = len(cards)
             cards.append(promo_card(promo))
             promo_swaps[promo.faction] = (replaced, card_id)
-            card_power[card_id] = load_power(promo.power_file, known | set(factions))
+            card_power[card_id] = _check_binding(scenario, load_power(promo.power_file, known | set(factions)),
+                                                 "card", f"the power of the card {promo.name}")
 
     added_defs = library.all_added_powers()
     for name in scenario.added:
         if name not in added_defs:
             raise setup_error(scenario, f"the scenario adds the power '{name}', which no loaded box has")
     pool_added = tuple(name for name, a in added_defs.items() if a.box in in_use_boxes)
-    added_power = {name: load_power(added_defs[name].power_file, known | set(factions))
-                   for name in set(scenario.added) | set(pool_added)}
+    added_power = {name: _check_binding(scenario, load_power(added_defs[name].power_file, known | set(factions)),
+                                        "added", f"the added power {name}")
+                   for name in sorted(set(scenario.added) | set(pool_added))}
 
     setup = GameSetup(
         scenario=scenario, options=options, cards=cards, always=always, candidates=candidates,
@@ -132,6 +138,19 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> G
     )
     _index_programs(setup)
     return setup
+
+
+def _binding_words(power: CompiledPower) -> str:
+    if power.binding == "faction":
+        return f"for the Faction {power.faction}"
+    return "for a card" if power.binding == "card" else "an added power"
+
+
+def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: str) -> CompiledPower:
+    if power.binding != wanted:
+        raise setup_error(scenario, f"the power file {power.file.name} is {_binding_words(power)}, "
+                                    f"so it cannot be used as {use}")
+    return power
 
 
 def _index_programs(setup: GameSetup) -> None:

@@ -31,6 +31,7 @@ class Frame:
     env: dict = field(default_factory=dict)
     buffer: list | None = None  # effects held back inside `simultaneously`
     picked: list | None = None  # a multi-card choice in progress
+    steps: int = 0  # instructions run so far by this hook, across its choices
 
 
 @dataclass
@@ -69,10 +70,9 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
     """Step until the hook ends (None) or a choice must be made."""
     ctx = context(game, frame)
     code = program.instructions
-    steps = 0
     while frame.pc < len(code):
-        steps += 1
-        if steps > MAX_STEPS:
+        frame.steps += 1
+        if frame.steps > MAX_STEPS:
             raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
         ins = code[frame.pc]
         op = ins[0]

@@ -79,19 +79,7 @@ PER_INPUT_SECONDS = 2.0  # every parse/check/compile or YAML check of one input
 HANG_SECONDS = 20.0  # a hard stop (SIGALRM) so that a hang fails with its input instead of blocking
 
 # Open bugs (see the test_bug_* tests): the fuzzers tolerate exactly these signatures.
-OPEN_BUGS = {
-    "deep-nesting",  # RecursionError for deeply nested code (test_bug_deep_nesting_*)
-    "yaml-control-character",  # yaml ReaderError escapes (test_bug_yaml_control_character_*)
-    "huge-integer-text",  # ValueError: int too large to print (test_bug_huge_yaml_integer_*)
-    "line-breaks",  # \r, \f, \u2028... count as line breaks in some positions only (test_bug_line_breaks_*)
-    "comprehension-variable",  # sum(... for x in G) shadows / clobbers names (test_bug_comprehension_*)
-    "binding-kind",  # a `for card` power file as a Faction's power crashes the game (test_bug_card_power_*)
-    "endless-round",  # a power that gives the trick back to a hand makes a round endless (test_bug_endless_*)
-    "position-active",  # a scripted game's position.active beyond the seats: KeyError (test_bug_scripted_*)
-    "box-limits",  # a box's transfer_cards above 2 crashes the game (test_bug_box_transfer_cards_*)
-    "unbounded-numbers",  # + and - are not capped (test_bug_unbounded_numbers)
-    "step-guard-resets",  # the 100,000-step guard restarts at every choice (test_bug_step_guard_*)
-}
+OPEN_BUGS: set[str] = set()  # every bug the fuzzers found is fixed; add an id here while one is open
 
 FUZZ = dict(deadline=PER_INPUT_SECONDS * 1000,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -1315,11 +1303,6 @@ DEEP_NESTING_INPUTS = {
 }
 
 
-@pytest.mark.xfail(reason="BUG deep-nesting: RecursionError (bare, or wrapped in lark's VisitError) escapes "
-                          "from parse (the tree transformer) or check for code nested a few hundred levels "
-                          "deep; it should be a SyntaxProblem/CheckProblem ('nested too deeply') with a position "
-                          "(or the code is accepted and then plays without a RecursionError)",
-                   strict=False)
 @pytest.mark.parametrize("text", list(DEEP_NESTING_INPUTS.values()), ids=list(DEEP_NESTING_INPUTS))
 def test_bug_deep_nesting_does_not_crash(text):
     outcome = no_crash(lambda: compile_power(check(parse(text, "deep.power")), Path("deep.power")))
@@ -1329,8 +1312,6 @@ def test_bug_deep_nesting_does_not_crash(text):
         no_crash(lambda: play_power(text, games=1, express=True))
 
 
-@pytest.mark.xfail(reason="BUG deep-nesting: `happydayz check` on such a file dies with a RecursionError "
-                          "instead of exiting 1 with a diagnostic", strict=False)
 def test_bug_deep_nesting_cli(tmp_path, capsys):
     path = tmp_path / "deep.power"
     path.write_text(DEEP_NESTING_INPUTS["400 unary minus"], encoding="utf-8")
@@ -1343,9 +1324,6 @@ YAML_CONTROL_CHARACTERS = {"nul": "\x00", "bell in a value": "box: a\x07b\n", "e
                            "noncharacter": "title: \ufffe\n"}
 
 
-@pytest.mark.xfail(reason="BUG yaml-control-character: a YAML text with a character YAML forbids (NUL, \\x07, "
-                          "\\x1b, U+FFFE...) raises yaml.reader.ReaderError: safeyaml.load_yaml_text builds "
-                          "the loader (which checks the characters) before its try block", strict=False)
 @pytest.mark.parametrize("text", list(YAML_CONTROL_CHARACTERS.values()), ids=list(YAML_CONTROL_CHARACTERS))
 def test_bug_yaml_control_character_is_a_data_problem(tmp_path, text):
     outcome = no_crash(lambda: load_yaml_text(text, "control.yaml"))
@@ -1367,9 +1345,6 @@ HUGE_INTEGER_FILES = {
 }
 
 
-@pytest.mark.xfail(reason="BUG huge-integer-text: YAML hex/binary/sexagesimal integers are not limited in size, "
-                          "and a message quoting one (ours or jsonschema's) raises ValueError 'Exceeds the limit "
-                          "(4300 digits) for integer string conversion'", strict=False)
 @pytest.mark.parametrize("text", list(HUGE_INTEGER_FILES.values()), ids=list(HUGE_INTEGER_FILES))
 def test_bug_huge_yaml_integer_is_refused_with_a_diagnostic(tmp_path, text):
     path = tmp_path / "huge.yaml"
@@ -1379,10 +1354,6 @@ def test_bug_huge_yaml_integer_is_refused_with_a_diagnostic(tmp_path, text):
     assert isinstance(no_crash(lambda: load_script(path)), DataProblem)
 
 
-@pytest.mark.xfail(reason="BUG line-breaks: Lark counts lines at '\\n' only, but Diagnostic.render finds the "
-                          "source line with str.splitlines(), which also breaks at \\r, \\f, \\v, \\x1c-\\x1e, "
-                          "\\x85, \\u2028, \\u2029: the caret is drawn under another line (or past its end)",
-                   strict=False)
 @pytest.mark.parametrize("text", ["power X {\r added at end of round {\r gain nosuch\r }\r}",
                                   "power X {\x0c added }\x0c\x0c z",
                                   "# a\x0cb\npower X { added at end of round { gain nosuch } }"])
@@ -1406,22 +1377,12 @@ COMPREHENSION_PROGRAMS = {
 }
 
 
-@pytest.mark.xfail(reason="BUG comprehension-variable: the checker lets the variable of `min/max/sum(... for x "
-                          "in G)` be a built-in name, `it` or a variable in use, and compiler.x_Comprehension "
-                          "pops it from the environment afterwards: TypeError/KeyError in the middle of a game. "
-                          "Either the checker refuses the name (like 'each' and 'choose' do, C030/C031) or the "
-                          "compiled code saves and restores it", strict=False)
 @pytest.mark.parametrize("body", list(COMPREHENSION_PROGRAMS.values()), ids=list(COMPREHENSION_PROGRAMS))
 def test_bug_comprehension_variable(body):
     text = f"power Mutants {{\n for faction Mutants\n at end of round {{\n {body}\n }}\n}}\n"
     no_crash(lambda: play_power(text, games=1))
 
 
-@pytest.mark.xfail(reason="BUG unbounded-numbers: '*' is capped at 10**6 but '+' and '-' are not, so a "
-                          "power doubling a number in a loop builds a number of thousands of digits, and "
-                          "simulate dies with ValueError 'Exceeds the limit (4300 digits) for integer string "
-                          "conversion' (earlier: OverflowError in its summary, int/int too large for a float)",
-                   strict=False)
 def test_bug_unbounded_numbers():
     double = " ".join(["set x = x + x"] * 6)
     text = ("power Mutants {\n for faction Mutants\n at end of round {\n let x = 999999\n"
@@ -1429,11 +1390,6 @@ def test_bug_unbounded_numbers():
     no_crash(lambda: play_power(text, games=1))
 
 
-@pytest.mark.xfail(reason="BUG step-guard-resets: vm.run counts steps from 0 at each call, and a hook is "
-                          "resumed by a new call after every choice, so the MAX_STEPS guard never stops a hook "
-                          "that asks in a loop: `repeat 50 { repeat 50 { repeat 50 { repeat 50 { ask \"?\" "
-                          "{ } } } } }` asks 6,250,000 questions in one hook. The count should persist in the "
-                          "Frame", strict=False)
 def test_bug_step_guard_resets_at_every_choice(monkeypatch):
     monkeypatch.setattr(vm, "MAX_STEPS", 1000)
     text = ("power Mutants {\n for faction Mutants\n at end of round {\n"
@@ -1447,10 +1403,6 @@ def test_bug_step_guard_resets_at_every_choice(monkeypatch):
     assert isinstance(outcome, HappyError) and outcome.diagnostics[0].code == "R001"
 
 
-@pytest.mark.xfail(reason="BUG many-diagnostics: schema problems are not capped (DiagnosticSink caps at 200, "
-                          "boxes._schema_problems does not) and HappyError.__init__ renders every diagnostic, "
-                          "re-reading the whole file for each: O(diagnostics x file size). A 1 MiB scenario "
-                          "file of 100,000 unknown keys takes more than an hour to check", strict=False)
 def test_bug_many_schema_diagnostics_are_capped_and_quick(tmp_path):
     path = tmp_path / "many.yaml"
     path.write_text("box: american-dream\nfactions: [Bikers]\n" + "".join(f"k{i}: 0\n" for i in range(800)),
@@ -1463,10 +1415,6 @@ def test_bug_many_schema_diagnostics_are_capped_and_quick(tmp_path):
     assert elapsed < 2.0, f"{elapsed:.1f} s"
 
 
-@pytest.mark.xfail(reason="BUG box-limits: check_data_file accepts a box whose transfer_cards is more than the "
-                          "2 neighbours a Community passes to (3+ players), and the game then dies with "
-                          "IndexError in Game._phase_transfer (also: no maximum for campaign_rounds, "
-                          "starting_population, deal)", strict=False)
 def test_bug_box_transfer_cards_beyond_the_neighbours(tmp_path):
     text = BOX_TEXTS["american_dream.yaml"].replace("id: american-dream", "id: fuzz-box") \
         .replace("transfer_cards: 2", "transfer_cards: 3")
@@ -1480,12 +1428,6 @@ def test_bug_box_transfer_cards_beyond_the_neighbours(tmp_path):
     no_crash(lambda: simulate("fuzz-box/1", players=3, games=1, library=load_library([path])))
 
 
-@pytest.mark.xfail(reason="BUG binding-kind: nothing checks that the power file of a Faction (a scenario's "
-                          "custom_factions entry, or a box's faction) is bound 'for faction'. A 'for card' power "
-                          "runs as the Faction's power with `this` = None, and `value of this` raises TypeError "
-                          "in the middle of the game; check_data_file and `happydayz check` report nothing. "
-                          "(A 'for faction Hippies' file given to the Faction Mutants is also accepted silently.)",
-                   strict=False)
 def test_bug_card_power_as_a_faction_power():
     text = "power P { for card at end of round { gain value of this } }\n"
     folder = unique_dir()
@@ -1496,11 +1438,6 @@ def test_bug_card_power_as_a_faction_power():
     no_crash(lambda: simulate(scenario, players=3, games=1, seed=0))
 
 
-@pytest.mark.xfail(reason="BUG endless-round: a power that puts cards back into a hand (`on win { move trick "
-                          "to hand }`) makes the round, and the game, endless: the Faction's cards always come "
-                          "back, so the hands never empty. Every power ends, but the game does not; nothing "
-                          "bounds the number of tricks in a round (Game._advance's guard only counts phases "
-                          "without a decision)", strict=False)
 @pytest.mark.parametrize("body", ["move trick to hand", "move expedition to hand of leader"])
 def test_bug_endless_round(body):
     text = f"power Mutants {{\n for faction Mutants\n on win {{\n {body}\n }}\n}}\n"
@@ -1510,10 +1447,6 @@ def test_bug_endless_round(body):
         no_crash(lambda: simulate(scenario, players=3, games=1, seed=0))
 
 
-@pytest.mark.xfail(reason="BUG position-active: the scripted-game schema bounds position.active below (0) but "
-                          "not above, and set_position does not check it against the number of Communities: "
-                          "replay dies with KeyError 'hand:3' in Game.held (the seats of hands, transfers and "
-                          "expeditions are checked: 'there is no seat 4 in a 3-player game')", strict=False)
 def test_bug_scripted_position_active_seat_out_of_range(tmp_path):
     path = tmp_path / "active.yaml"
     path.write_text("factions: [Bikers, Nurses, Cheerleaders]\nbox: american-dream\nplayers: 3\n"
