@@ -10,8 +10,11 @@ A game's win goes to the Communities with the most Survivors; a shared win
 counts as a fraction (1/k for k winners). The table gives the bot's win share,
 its 95% confidence interval (normal approximation over the per-game shares),
 the fair share (1/players) and the bot's mean final margin over the best
-other Community. Every game and every bot is seeded from --seed, so the same
-command prints the same numbers (whatever --jobs is).
+other Community, and the bot's speed: decisions per second over all its
+decisions, and for ISMCTS over the decisions it searched. Every game and every
+bot is seeded from --seed, so the same command prints the same win shares and
+margins whatever --jobs is (not with --milliseconds, whose searches depend on
+the machine's speed; the speeds always do).
 
     python bench/bot_strength.py                       # 2000 + 200 games per scenario
     python bench/bot_strength.py --games 200 --ismcts-games 40 --iterations 100
@@ -124,8 +127,8 @@ def run_matchup(matchup: str, hero: str, villain: str, scenario: str, games: int
         "ci95": [round(max(0.0, mean - half), 4), round(min(1.0, mean + half), 4)],
         "fair_share": round(1 / players, 4),
         "mean_margin": round(sum(r["margin"] for r in results) / n, 2) if n else None,
-        "bot_decisions_per_second": round(decisions / thinking, 1) if thinking else None,
-        "searched_decisions_per_second": round(searched / searched_seconds, 2) if searched_seconds else None,
+        "bot_decisions_per_second": round(decisions / thinking, 1) if thinking else None,  # all its decisions
+        "searched_decisions_per_second": round(searched / searched_seconds, 2) if searched_seconds else None,  # ISMCTS
         "budget": budget if hero == "ismcts" else None,
         "seconds": round(elapsed, 1),
     }
@@ -133,14 +136,15 @@ def run_matchup(matchup: str, hero: str, villain: str, scenario: str, games: int
 
 def table(rows: list[dict]) -> str:
     head = f"{'match-up':<20} {'scenario':<19} {'games':>5} {'win share':>9} {'95% CI':>15} {'fair':>5} " \
-           f"{'margin':>7} {'bot dec/s':>9} {'seconds':>8}"
+           f"{'margin':>7} {'bot dec/s':>9} {'searched/s':>10} {'seconds':>8}"
     lines = [head, "-" * len(head)]
     for r in rows:
         ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
         rate = r["bot_decisions_per_second"]
+        searched = r["searched_decisions_per_second"]
         lines.append(f"{r['matchup']:<20} {r['scenario']:<19} {r['games']:>5} {r['win_share']:>9.3f} {ci:>15} "
                      f"{r['fair_share']:>5.2f} {r['mean_margin']:>7.2f} {rate if rate is not None else '-':>9} "
-                     f"{r['seconds']:>8.1f}")
+                     f"{searched if searched is not None else '-':>10} {r['seconds']:>8.1f}")
     return "\n".join(lines)
 
 
@@ -156,6 +160,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--milliseconds", type=float, default=None, help="ISMCTS time per searched decision instead")
     p.add_argument("--rollout", default="light", choices=["light", "random", "greedy"], help="ISMCTS playout policy")
     p.add_argument("--widen", type=int, default=6, help="ISMCTS: search GreedyAgent's best N root moves (0: all)")
+    p.add_argument("--final", default="anchored", choices=["anchored", "visits"], help="ISMCTS: how the move is picked")
+    p.add_argument("--confidence", type=float, default=2.0,
+                   help="ISMCTS anchored: standard errors a move must beat GreedyAgent's by (2.0)")
+    p.add_argument("--opponents-in-tree", action="store_true", help="ISMCTS: tree nodes for the others' moves too")
     p.add_argument("--skip-greedy", action="store_true")
     p.add_argument("--skip-ismcts", action="store_true")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -164,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     scenarios = args.scenario or list(SCENARIOS)
     express = not args.campaign
-    budget = {"iterations": args.iterations, "rollout": args.rollout, "widen": args.widen or None}
+    budget = {"iterations": args.iterations, "rollout": args.rollout, "widen": args.widen or None,
+              "final": args.final, "confidence": args.confidence, "opponents_in_tree": args.opponents_in_tree}
     if args.milliseconds:
         budget["milliseconds"] = args.milliseconds
 

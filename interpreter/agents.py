@@ -81,8 +81,22 @@ class ScriptedAgent:
 BotFactory = Callable[[int | str], Agent]
 
 #: Bot name -> factory taking a seed. Other bots are added here.
+def _greedy(seed: int) -> Agent:
+    from .bots import GreedyAgent
+
+    return GreedyAgent(seed)
+
+
+def _ismcts(seed: int) -> Agent:
+    from .ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed=seed)
+
+
 BOTS: dict[str, BotFactory] = {
     "random": RandomAgent,
+    "greedy": _greedy,  # rules of thumb read from the compiled powers (docs/bots.md)
+    "ismcts": _ismcts,  # information-set Monte Carlo tree search at leads and follows
 }
 
 
@@ -119,6 +133,11 @@ def make_bots(names: Sequence[str], game_seed: int) -> list[Agent]:
 
 def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict:
     """Ask the agent of each decision's actor until the game is over; the game's result."""
+    seats = agents.items() if isinstance(agents, Mapping) else enumerate(agents)
+    for seat, agent in seats:
+        bind = getattr(agent, "bind", None)
+        if bind is not None:  # bots that read the public facts of the game (card specs, compiled powers)
+            bind(game.setup, seat)
     while (decision := game.decision) is not None:
         agent = agents[decision.actor]
         index = agent.decide(game.observe(decision.actor), decision)

@@ -294,9 +294,9 @@ class Game:
             self.phase = "count"
             return
         self.tricks_played += 1
-        # Every trick takes at least one card out of the hands, so a round has at most as many
-        # tricks as it has cards, unless a power keeps giving cards back: stop rather than hang.
-        if self.tricks_played > len(self.round_cards()):
+        # Every trick takes at least one card out of the hands, so a round has about as many tricks
+        # as it has cards at most; far more means a power keeps giving cards back: stop, don't hang.
+        if self.tricks_played > len(self.cards):
             raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
                                 "keeps bringing cards back into the hands")
         encounter = None
