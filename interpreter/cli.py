@@ -161,18 +161,23 @@ def _resolve_jobs(args) -> int:
     return args.jobs or default_jobs()
 
 
+def _add_game_options(p) -> None:
+    """The options that choose a game: shared by simulate and play."""
+    p.add_argument("--scenario", metavar="ID|PATH", help=_scenario_help())
+    p.add_argument("--players", type=_players, default=None, metavar="N",
+                   help="2 to 5 (default: the scenario's own count, else 4)")
+    p.add_argument("--express", action="store_true", help="play one round instead of the campaign")
+    _add_promos(p)
+    p.add_argument("--random-powers", action="store_true", help="the optional rule: a random power each round")
+
+
 def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="play games between bots and summarise them",
                        description="Play games between bots and summarise them. The same arguments always give "
                                    "the same games, whatever --jobs and --backend.")
-    p.add_argument("--scenario", metavar="ID|PATH", help=_scenario_help())
-    p.add_argument("--players", type=_players, default=None, metavar="N",
-                   help="2 to 5 (default: the scenario's own count, else 4)")
+    _add_game_options(p)
     p.add_argument("--games", type=_positive_int, default=1, metavar="N", help="games to play (default: 1)")
     p.add_argument("--seed", type=_int, default=0, metavar="S", help="the seed of the whole run (default: 0)")
-    p.add_argument("--express", action="store_true", help="play one round instead of the campaign")
-    _add_promos(p)
-    p.add_argument("--random-powers", action="store_true", help="the optional rule: a random power each round")
     p.add_argument("--bots", metavar="LIST", help="one bot per seat, comma-separated, or one for every seat "
                                                   "(default: random)")
     p.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH ('-': standard output)")
@@ -398,14 +403,9 @@ def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal against bots",
                        description="Play one seat of a game in the terminal; random bots play the others. "
                                    "At your turn type an option number, 'save PATH', 'help' or 'quit'.")
-    p.add_argument("--scenario", metavar="ID|PATH", help=_scenario_help())
-    p.add_argument("--players", type=_players, default=None, metavar="N",
-                   help="2 to 5 (default: the scenario's own count, else 4)")
+    _add_game_options(p)
     p.add_argument("--seat", type=_int, default=0, metavar="N", help="your seat, from 0 (default: 0)")
     p.add_argument("--seed", type=_int, default=0, metavar="S", help="the seed of the game (default: 0)")
-    p.add_argument("--express", action="store_true", help="play one round instead of the campaign")
-    _add_promos(p)
-    p.add_argument("--random-powers", action="store_true", help="the optional rule: a random power each round")
     p.add_argument("--resume", metavar="SAVE", help="continue a saved game (its own scenario, options and seat)")
     p.set_defaults(run=_run_play)
 
