@@ -272,14 +272,24 @@ def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, pat
     return tuple(cards)
 
 
+POWERS_PATH_VARIABLE = "HAPPYDAYZ_POWERS"  # extra folders for power files, set by --powers
+
+
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
                 what: str) -> Path:
-    try:
-        target = (base / relative).resolve()
-        found = target.is_file()
-    except (OSError, ValueError):  # a name too long, a NUL character...
-        target, found = base / relative, False
+    target, found = base / relative, False
+    # Next to the file that names it first, then in the folders of --powers (HAPPYDAYZ_POWERS).
+    searched = [base] + [Path(d) for d in os.environ.get(POWERS_PATH_VARIABLE, "").split(os.pathsep) if d]
+    for folder in searched:
+        try:
+            candidate = (folder / relative).resolve()
+            if candidate.is_file():
+                target, found = candidate, True
+                break
+        except (OSError, ValueError):  # a name too long, a NUL character...
+            continue
     if not found:
+        target = (base / relative)
         sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what} not found "
                                    f"(looked for {target})", D_POWER_FILE)
     return target

@@ -18,6 +18,7 @@ import argparse
 import functools
 import json
 import os
+from pathlib import Path
 import re
 import sys
 from typing import Callable, Sequence
@@ -512,6 +513,9 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="happydayz",
                             description="A rules language and a generic trick-taking kernel for Happy DayZ.")
     parser.add_argument("--version", action="version", version=f"happydayz {__version__}")
+    parser.add_argument("--powers", action="append", metavar="DIR", default=[],
+                        help="another folder in which to look for the power files a scenario names "
+                             "(after the scenario's own folder); may be repeated")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for add in COMMANDS:
         add(sub)
@@ -543,6 +547,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "run", None) is None:
             parser.print_help(sys.stderr)
             return 2
+        if args.powers:  # an environment variable, so that worker processes see it too
+            from .boxes import POWERS_PATH_VARIABLE
+
+            extra = [str(Path(d).resolve()) for d in args.powers]
+            previous = os.environ.get(POWERS_PATH_VARIABLE)
+            os.environ[POWERS_PATH_VARIABLE] = os.pathsep.join(extra + ([previous] if previous else []))
         return args.run(args)
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)

@@ -305,3 +305,23 @@ def test_interrupt_exits_130(capsys, monkeypatch):
     monkeypatch.setattr(happydayz.simulate, "simulate", interrupted)
     code, _, err = run(capsys, "simulate")
     assert code == 130 and "interrupted" in err
+
+
+def test_powers_option_finds_power_files_in_another_folder(tmp_path, monkeypatch, capsys):
+    """A scenario naming a power file that is not beside it: found with --powers DIR."""
+    from happydayz.boxes import POWERS_PATH_VARIABLE
+
+    monkeypatch.delenv(POWERS_PATH_VARIABLE, raising=False)
+    library = tmp_path / "library"
+    library.mkdir()
+    (library / "lanterns.power").write_text(
+        "power Lanterns {\n  for faction Lanterns\n\n  at end of round {\n    gain 1\n  }\n}\n", encoding="utf-8")
+    scenario = tmp_path / "night.yaml"
+    scenario.write_text("title: Night\nbox: woodstock-fever\nfactions: [Lanterns, Hippies, Dogs]\n"
+                        "custom_factions:\n  - name: Lanterns\n    power: lanterns.power\n", encoding="utf-8")
+    assert main(["check", str(scenario)]) == 1
+    assert "power file 'lanterns.power' of 'Lanterns' not found" in capsys.readouterr().out
+    monkeypatch.setenv(POWERS_PATH_VARIABLE, "")  # let main() set it, and monkeypatch restore it
+    assert main(["--powers", str(library), "simulate", "--scenario", str(scenario), "--games", "2",
+                 "--quiet", "--json", str(tmp_path / "r.json")]) == 0
+    assert len(json.loads((tmp_path / "r.json").read_text())["games"]) == 2
