@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from typing import Iterable, Mapping
 
 from . import position
-from .game import Decision, Game, Play, Trick
+from .game import Decision, Game, Play, Trick, _quiet_event
 from .setup import GameSetup
 
 #: Decision kinds at which a determinization can be built from an observation.
@@ -247,8 +247,11 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
                      "expeditions": [], "factions": []} for h in observation.get("history", [])]
     game.last_deltas = list(game.history[-1]["deltas"]) if game.history else [0] * n
     game.log = []
+    game.record = not quiet  # a quiet game keeps no event log
     if quiet:
-        game._event = _no_event  # an instance attribute: this game keeps no log
+        game._event = _quiet_event
+    else:
+        game.__dict__.pop("_event", None)
     game.answers = []
     game.over = False
     game.winners = []
@@ -274,10 +277,6 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
             raise DeterminizeError("the sampled state does not ask the observed decision "
                                    f"(asked {got.kind if got else None} of {got.actor if got else None})")
     return game
-
-
-def _no_event(kind: str, **data) -> None:
-    return None
 
 
 def _transfer_picks(game: Game, setup: GameSetup, observation: Mapping, decision: Decision | None,

@@ -17,6 +17,7 @@ come from the compiled power files.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -27,6 +28,12 @@ from .errors import GameRuleError
 from .setup import GameSetup
 
 SIDES = ("+", "-")
+LEAD_PROMPT = "Lead a card: choose it and the side of the board"
+
+
+@functools.lru_cache(maxsize=None)
+def _follow_prompt(led: str | None, side: str) -> str:
+    return f"Play a card ({led or 'any Faction'} led, {side} side)"
 
 
 def _scenario_reference(scenario) -> str:
@@ -41,8 +48,7 @@ class Option(NamedTuple):  # a tuple: games build thousands of them
     label: str
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):  # a tuple: one is built for every decision of every playout
     actor: int
     kind: str  # transfer, lead, follow, choose, ask, faction_change, replace_power
     prompt: str
@@ -56,11 +62,26 @@ class Decision:
         return None
 
 
-@dataclass
-class Play:
+class Play(NamedTuple):
     seat: int
     card: int
     trump: bool = False
+
+
+class CardTables:
+    """Per-card facts the trick loop reads at every play, looked up once per setup.
+
+    The options of a lead or a follow are the same objects in every trick, so
+    a playout builds no labels and no tuples for them.
+    """
+
+    def __init__(self, cards) -> None:
+        self.label = tuple(c.label for c in cards)
+        self.faction = tuple(c.faction for c in cards)
+        self.value = tuple(c.value for c in cards)
+        self.follow = tuple(Option(i, c.label) for i, c in enumerate(cards))
+        self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in SIDES)
+                          for i, c in enumerate(cards))
 
 
 @dataclass
@@ -73,19 +94,41 @@ class Trick:
     named: bool = False  # the Faction led was named before the lead
 
 
+def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
+    return tuple(f"{kind}:{seat}" for seat in range(n))
+
+
+def _quiet_event(kind: str, **data) -> None:
+    """The event recorder of a game that keeps no log."""
+
+
+# Attributes a copy shares with its original: set once per setup, never changed.
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys"})
+
+
 class Game:
-    def __init__(self, setup: GameSetup, seed: int = 0):
+    def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True):
+        """A new game. `record=False` keeps no event log (faster; for playouts nobody reads)."""
         self.setup = setup
         self.seed = seed
         self.rng = random.Random(seed)
         n = setup.n
         self.n = n
         self.cards = setup.cards
+        if setup.kernel_tables is None:
+            setup.kernel_tables = CardTables(setup.cards)
+        self.tables: CardTables = setup.kernel_tables
+        self.hand_keys = _zone_keys("hand", n)
+        self.transfer_keys = _zone_keys("transfer", n)
+        self.expedition_keys = _zone_keys("expedition", n)
+        self.record = record
+        if not record:
+            self._event = _quiet_event
         self.zones: dict[str, list[int]] = {"out": list(range(len(self.cards))), "reserve": [], "discard": [],
                                             "table": [], "encounter": []}
         for seat in range(n):
-            for kind in ("hand", "transfer", "expedition"):
-                self.zones[f"{kind}:{seat}"] = []
+            for keys in (self.hand_keys, self.transfer_keys, self.expedition_keys):
+                self.zones[keys[seat]] = []
         self.loc: list[str] = ["out"] * len(self.cards)
         self.population = [setup.starting_population] * n
         self.factions: list[list[str]] = [[c.faction, c.variant] for c in setup.scenario.factions]
@@ -133,9 +176,11 @@ class Game:
             raise GameRuleError(f"illegal answer {index!r} to '{d.prompt}': choose 0 to {len(d.options) - 1}")
         option = d.options[index]
         self.answers.append(index)
-        self._event("decision", actor=d.actor, decision=d.kind, answer=option.label)
+        if self.record:
+            self.log.append({"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
+                             "answer": option.label})
         self.pending = None
-        getattr(self, "_answer_" + d.kind)(d, option.value)
+        _ANSWERS[d.kind](self, d, option.value)
         self._advance()
 
     def copy(self) -> "Game":
@@ -144,12 +189,17 @@ class Game:
         for name, value in self.__dict__.items():
             if name == "_rules":  # compiled programs: shared, never changed
                 other._rules = dict(value)
-            elif name not in ("setup", "cards"):
+            elif name not in _SHARED:
                 setattr(other, name, copy.deepcopy(value))
         return other
 
     def held(self, seat: int) -> tuple[int, ...]:
-        return tuple(self.zones[f"hand:{seat}"]) + tuple(self.zones[f"transfer:{seat}"])
+        zones = self.zones
+        return (*zones[self.hand_keys[seat]], *zones[self.transfer_keys[seat]])
+
+    def holds_cards(self, seat: int) -> bool:
+        zones = self.zones
+        return bool(zones[self.hand_keys[seat]] or zones[self.transfer_keys[seat]])
 
     def zone(self, kind: str, seat: int) -> list[int]:
         return self.zones[f"{kind}:{seat}"]
@@ -173,7 +223,7 @@ class Game:
         return deck
 
     def label(self, card: int) -> str:
-        return self.cards[card].label
+        return self.tables.label[card]
 
     def variant_of(self, faction: str) -> str:
         for f, v in self.factions:
@@ -182,7 +232,7 @@ class Game:
         return "basic"
 
     def rules_of(self, card: int) -> VariantProgram:
-        faction = self.cards[card].faction
+        faction = self.tables.faction[card]
         rules = self._rules.get(faction)
         if rules is None:
             rules = self._rules[faction] = self.setup.rules(faction, self.variant_of(faction))
@@ -195,7 +245,7 @@ class Game:
             guard += 1
             if guard > 100_000:  # pragma: no cover - a kernel bug, not a user's
                 raise RuntimeError("the game loop made no progress")
-            getattr(self, "_phase_" + self.phase)()
+            _PHASES[self.phase](self)
 
     def _ask(self, actor: int, kind: str, prompt: str, options: list[Option]) -> None:
         self.pending = Decision(actor, kind, prompt, tuple(options))
@@ -204,12 +254,13 @@ class Game:
         self.log.append({"event": kind, "round": self.round_no, **data})
 
     def _move(self, card: int, dest: str, top: bool = False) -> None:
-        self.zones[self.loc[card]].remove(card)
+        zones, loc = self.zones, self.loc
+        zones[loc[card]].remove(card)
         if top:
-            self.zones[dest].insert(0, card)
+            zones[dest].insert(0, card)
         else:
-            self.zones[dest].append(card)
-        self.loc[card] = dest
+            zones[dest].append(card)
+        loc[card] = dest
 
     def seat_label(self, seat: int) -> str:
         return f"Community {seat}"
@@ -217,21 +268,32 @@ class Game:
     # ---------------------------------------------------------- round setup
     def _phase_setup_round(self) -> None:
         self.round_no += 1
-        for card in range(len(self.cards)):
-            if self.loc[card] != "out":
-                self._move(card, "out")
+        # Every card goes back out (in card order after those already out), then the deal.
+        # Done zone by zone rather than card by card: the same order as moving each card.
+        zones, loc = self.zones, self.loc
+        out = zones["out"]
+        out.extend(c for c in range(len(loc)) if loc[c] != "out")
+        for key, cards in zones.items():
+            if key != "out":
+                cards.clear()
         carried = {c for seat in self.carried for c in seat}
         deck = [c for c in self.round_cards() if c not in carried]
         self.rng.shuffle(deck)
         per_seat = self.setup.deal[self.n]
         for seat in range(self.n):
-            for card in self.carried[seat]:
-                self._move(card, f"hand:{seat}")
+            hand = zones[self.hand_keys[seat]]
+            hand.extend(self.carried[seat])
             for _ in range(max(per_seat - len(self.carried[seat]), 0)):
                 if deck:
-                    self._move(deck.pop(), f"hand:{seat}")
-        for card in deck:
-            self._move(card, "reserve")
+                    hand.append(deck.pop())
+        zones["reserve"].extend(deck)
+        dealt = set(deck)
+        for seat in range(self.n):
+            dealt.update(zones[self.hand_keys[seat]])
+        out[:] = [c for c in out if c not in dealt]
+        for key, cards in zones.items():
+            for card in cards:
+                loc[card] = key
         self.carried = [[] for _ in range(self.n)]
         self.round_gain = [0] * self.n
         self.tricks_played = 0
@@ -289,8 +351,11 @@ class Game:
         return best_seat
 
     # --------------------------------------------------------------- tricks
+    # The trick loop runs for every play of every playout: it reads the per-card tables,
+    # builds no labels (the options are made once per setup) and records events inline.
     def _phase_start_trick(self) -> None:
-        if not any(self.held(s) for s in range(self.n)):
+        n = self.n
+        if not any(self.holds_cards(s) for s in range(n)):
             self.phase = "count"
             return
         self.tricks_played += 1
@@ -300,33 +365,37 @@ class Game:
             raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
                                 "keeps bringing cards back into the hands")
         encounter = None
-        if self.reserve:
-            encounter = self.reserve[0]
+        reserve = self.zones["reserve"]
+        if reserve:
+            encounter = reserve[0]
             self._move(encounter, "encounter")
         leader = self.designated if self.designated is not None else self.active
         self.designated = None
-        while not self.held(leader):
-            leader = (leader + 1) % self.n
+        while not self.holds_cards(leader):
+            leader = (leader + 1) % n
         self.trick = Trick(leader, encounter, led=self.named_lead, named=self.named_lead is not None)
         self.named_lead = None
-        self._event("encounter", card=self.label(encounter) if encounter is not None else None, leader=leader,
-                    named=self.trick.led)
+        if self.record:
+            self.log.append({"event": "encounter", "round": self.round_no,
+                             "card": self.tables.label[encounter] if encounter is not None else None,
+                             "leader": leader, "named": self.trick.led})
         self.phase = "lead"
 
     def _legal_plays(self, seat: int) -> list[int]:
-        held = list(self.held(seat))
+        held = self.held(seat)
         led = self.trick.led
         if led is None:
-            return held
-        following = [c for c in held if self.cards[c].faction == led]
-        if not following:
-            return held
-        return [c for c in held if self.cards[c].faction == led or self.rules_of(c).always_playable]
+            return list(held)
+        faction = self.tables.faction
+        if not any(faction[c] == led for c in held):
+            return list(held)
+        return [c for c in held if faction[c] == led or self.rules_of(c).always_playable]
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
-        options = [Option([c, side], f"{self.label(c)} on {side}") for c in self._legal_plays(seat) for side in SIDES]
-        self._ask(seat, "lead", "Lead a card: choose it and the side of the board", options)
+        lead = self.tables.lead
+        options = [option for c in self._legal_plays(seat) for option in lead[c]]
+        self.pending = Decision(seat, "lead", LEAD_PROMPT, tuple(options))
 
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
@@ -338,81 +407,97 @@ class Game:
         if seat is None:
             self.phase = "resolve"
             return
-        options = [Option(c, self.label(c)) for c in self._legal_plays(seat)]
-        led = self.trick.led or "any Faction"
-        self._ask(seat, "follow", f"Play a card ({led} led, {self.trick.side} side)", options)
+        follow = self.tables.follow
+        trick = self.trick
+        options = tuple([follow[c] for c in self._legal_plays(seat)])
+        self.pending = Decision(seat, "follow", _follow_prompt(trick.led, trick.side), options)
 
     def _answer_follow(self, d: Decision, card: int) -> None:
         self._play(d.actor, card)
 
     def _next_to_play(self) -> int | None:
-        played = {p.seat for p in self.trick.plays}
-        for step in range(1, self.n):
-            seat = (self.trick.leader + step) % self.n
-            if seat not in played and self.held(seat):
+        """The next seat after the last play (the leader's, at first) that still holds cards."""
+        trick = self.trick
+        n = self.n
+        seat = trick.plays[-1].seat if trick.plays else trick.leader
+        while True:
+            seat = (seat + 1) % n
+            if seat == trick.leader:
+                return None
+            if self.holds_cards(seat):
                 return seat
-        return None
 
     def _play(self, seat: int, card: int) -> None:
         trick = self.trick
-        spec = self.cards[card]
+        faction = self.tables.faction[card]
         rules = self.rules_of(card)
-        void = trick.led is not None and not any(self.cards[c].faction == trick.led for c in self.held(seat))
         self._move(card, "table")
-        if trick.led is None and not rules.never_leads:
-            trick.led = spec.faction
+        led = trick.led
+        if led is None and not rules.never_leads:
+            trick.led = led = faction
         trump = False
-        if trick.led is not None and spec.faction != trick.led and rules.trumps is not None:
-            ctx = vm.Ctx(self, seat, {}, led=trick.led, leader=trick.leader, card=card, void=void, side=trick.side)
+        if led is not None and faction != led and rules.trumps is not None:
+            # the card played is not of the Faction led, so the seat was void before playing it iff it is now
+            tf = self.tables.faction
+            void = not any(tf[c] == led for c in self.held(seat))
+            ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
             trump = bool(rules.trumps(ctx))
         trick.plays.append(Play(seat, card, trump))
-        self._event("play", seat=seat, card=self.label(card), side=trick.side, trump=trump)
+        if self.record:
+            self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
+                             "side": trick.side, "trump": trump})
         self.phase = "follow"
 
     def _winner(self) -> tuple[int, Play | None]:
+        """The trumping play with the best value, else the best play of the Faction led, else the leader."""
         trick = self.trick
+        value, faction = self.tables.value, self.tables.faction
+        led = trick.led
         high = trick.side == "+"
-
-        def best(plays: list[Play]) -> Play:
-            chosen = plays[0]
-            for p in plays[1:]:
-                v, w = self.cards[p.card].value, self.cards[chosen.card].value
-                if (v > w) if high else (v < w):
-                    chosen = p
-            return chosen
-
-        with_value = [p for p in trick.plays if self.cards[p.card].value is not None]
-        trumps = [p for p in with_value if p.trump]
-        if trumps:
-            play = best(trumps)
-            return play.seat, play
-        following = [p for p in with_value if trick.led is not None and self.cards[p.card].faction == trick.led]
-        if following:
-            play = best(following)
-            return play.seat, play
-        return trick.leader, None
+        best: Play | None = None
+        best_trumps = False
+        for p in trick.plays:
+            v = value[p.card]
+            if v is None or not (p.trump or (led is not None and faction[p.card] == led)):
+                continue
+            if best is not None:
+                if best_trumps and not p.trump:
+                    continue
+                if p.trump == best_trumps:
+                    w = value[best.card]
+                    if not ((v > w) if high else (v < w)):
+                        continue
+            best, best_trumps = p, p.trump
+        if best is None:
+            return trick.leader, None
+        return best.seat, best
 
     def _phase_resolve(self) -> None:
         trick = self.trick
         winner, play = self._winner()
+        dest = self.expedition_keys[winner]
         for p in trick.plays:
-            self._move(p.card, f"expedition:{winner}")
+            self._move(p.card, dest)
         encounter = ()
         if trick.encounter is not None:
-            self._move(trick.encounter, f"expedition:{winner}")
+            self._move(trick.encounter, dest)
             encounter = (trick.encounter,)
         blocked = bool(play and play.trump and self.rules_of(play.card).blocks_led_power)
-        self._event("win", seat=winner, led=trick.led, blocked=blocked,
-                    cards=[self.label(p.card) for p in trick.plays])
+        if self.record:
+            label = self.tables.label
+            self.log.append({"event": "win", "round": self.round_no, "seat": winner, "led": trick.led,
+                             "blocked": blocked, "cards": [label[p.card] for p in trick.plays]})
         self.active = winner
         if trick.led is not None and not blocked:
             power = self.setup.faction_power.get(trick.led)
-            variant = self.variant_of(trick.led)
-            kind = "fixed" if power is not None and power.fixed else variant
-            if power is not None and power.variant(variant).on_win is not None:
-                self._event("power", power=power.name, variant=kind, seat=winner)
-                self.frames.append(vm.Frame((str(power.file), kind, "win"), winner, None,
-                                            tuple(p.card for p in trick.plays), encounter, trick.led, trick.leader))
+            if power is not None:
+                variant = self.variant_of(trick.led)
+                kind = "fixed" if power.fixed else variant
+                if power.variant(variant).on_win is not None:
+                    self._event("power", power=power.name, variant=kind, seat=winner)
+                    self.frames.append(vm.Frame((str(power.file), kind, "win"), winner, None,
+                                                tuple(p.card for p in trick.plays), encounter, trick.led,
+                                                trick.leader))
         self.after_frames = "end_trick"
         self.phase = "powers"
 
@@ -634,3 +719,8 @@ class Game:
             "final_populations": list(self.population),
             "winners": list(self.winners),
         }
+
+
+# The phases and the answers by name: the loop looks them up at every step.
+_PHASES = {name[len("_phase_"):]: f for name, f in vars(Game).items() if name.startswith("_phase_")}
+_ANSWERS = {name[len("_answer_"):]: f for name, f in vars(Game).items() if name.startswith("_answer_")}

@@ -45,6 +45,7 @@ class GameSetup:
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
     programs: dict[tuple, object] = field(default_factory=dict)
+    kernel_tables: object = field(default=None, repr=False, compare=False)  # built by the first Game
 
     @property
     def n(self) -> int:
