@@ -42,7 +42,7 @@ SUPPORTED_KINDS = ("transfer", "lead", "follow")
 _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
     "named_lead", "trick", "carried", "transfer_picks", "frames", "pending", "pending_request", "history",
-    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames",
+    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "_card_rules",
 }
 
 
@@ -232,6 +232,7 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     game.rng = random.Random(rng.getrandbits(64))
     game.population = list(observation["populations"])
     game.factions = [[f["faction"], f["variant"]] for f in observation["factions"]]
+    game.forget_rules()
     game.added = list(observation["added"])
     game.round_no = observation["round"]
     game.round_gain = list(observation["round_gains"])

@@ -48,6 +48,9 @@ class Option(NamedTuple):  # a tuple: games build thousands of them
     label: str
 
 
+_STOP_OPTION = Option(vm.STOP, "stop choosing")
+
+
 class Decision(NamedTuple):  # a tuple: one is built for every decision of every playout
     actor: int
     kind: str  # transfer, lead, follow, choose, ask, faction_change, replace_power
@@ -75,7 +78,9 @@ class CardTables:
     a playout builds no labels and no tuples for them.
     """
 
-    def __init__(self, cards) -> None:
+    def __init__(self, cards, players: int) -> None:
+        self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
+        self.rules_memo: dict[tuple, list] = {}  # Factions and variants in force -> rules per card
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
         self.value = tuple(c.value for c in cards)
@@ -103,7 +108,7 @@ def _quiet_event(kind: str, **data) -> None:
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
-_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys"})
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_card_rules"})
 
 
 class Game:
@@ -116,7 +121,7 @@ class Game:
         self.n = n
         self.cards = setup.cards
         if setup.kernel_tables is None:
-            setup.kernel_tables = CardTables(setup.cards)
+            setup.kernel_tables = CardTables(setup.cards, n)
         self.tables: CardTables = setup.kernel_tables
         self.hand_keys = _zone_keys("hand", n)
         self.transfer_keys = _zone_keys("transfer", n)
@@ -153,7 +158,8 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
-        self._rules: dict[str, VariantProgram] = {}  # Faction -> rules in force; cleared when powers change
+        self._card_rules: list[VariantProgram | None] = []  # card -> its rules in force (see forget_rules)
+        self.forget_rules()
         self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
                     box=setup.scenario.box, players=n,
                     factions=[list(f) for f in self.factions], added=list(self.added),
@@ -172,7 +178,7 @@ class Game:
         d = self.pending
         if d is None:
             raise GameRuleError("the game is over: there is no decision to answer")
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(d.options):
+        if type(index) is not int or not 0 <= index < len(d.options):
             raise GameRuleError(f"illegal answer {index!r} to '{d.prompt}': choose 0 to {len(d.options) - 1}")
         option = d.options[index]
         self.answers.append(index)
@@ -187,9 +193,7 @@ class Game:
         """An independent copy sharing only the immutable setup."""
         other = copy.copy(self)
         for name, value in self.__dict__.items():
-            if name == "_rules":  # compiled programs: shared, never changed
-                other._rules = dict(value)
-            elif name not in _SHARED:
+            if name not in _SHARED:
                 setattr(other, name, copy.deepcopy(value))
         return other
 
@@ -232,11 +236,25 @@ class Game:
         return "basic"
 
     def rules_of(self, card: int) -> VariantProgram:
-        faction = self.tables.faction[card]
-        rules = self._rules.get(faction)
+        rules = self._card_rules[card]
         if rules is None:
-            rules = self._rules[faction] = self.setup.rules(faction, self.variant_of(faction))
+            faction = self.tables.faction[card]
+            rules = self._card_rules[card] = self.setup.rules(faction, self.variant_of(faction))
         return rules
+
+    def forget_rules(self) -> None:
+        """The powers in force changed: look every card's rules up again.
+
+        The per-card list is filled lazily and shared by every game of this setup with the
+        same Factions and variants (the entries depend on nothing else), so a new game or
+        a sampled state does not look them all up again.
+        """
+        key = tuple(map(tuple, self.factions))
+        memo = self.tables.rules_memo
+        rules = memo.get(key)
+        if rules is None:
+            rules = memo[key] = [None] * len(self.cards)
+        self._card_rules = rules
 
     # ------------------------------------------------------------- the loop
     def _advance(self) -> None:
@@ -263,7 +281,7 @@ class Game:
         loc[card] = dest
 
     def seat_label(self, seat: int) -> str:
-        return f"Community {seat}"
+        return self.tables.seat[seat].label
 
     # ---------------------------------------------------------- round setup
     def _phase_setup_round(self) -> None:
@@ -298,8 +316,9 @@ class Game:
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.designated = self.named_lead = None
-        self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
-                    reserve=[self.label(c) for c in self.reserve])
+        if self.record:
+            self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
+                        reserve=[self.label(c) for c in self.reserve])
         self.transfer_picks = []
         self.phase = "transfer"
 
@@ -316,7 +335,8 @@ class Game:
             passes = [(g, r, c) for g, r, c in self.transfer_picks if c >= 0]
             for giver, receiver, card in passes:
                 self._move(card, f"transfer:{receiver}")
-            self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in passes])
+            if self.record:
+                self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in passes])
             if self.round_no == 1:
                 self.active = self._first_leader()
             self.phase = "start_trick"
@@ -324,28 +344,36 @@ class Game:
         seat, k = divmod(done, per_seat)
         receiver = self._transfer_targets(seat)[k]
         already = {c for g, _, c in self.transfer_picks if g == seat}
-        options = [Option(c, self.label(c)) for c in self.zone("hand", seat) if c not in already]
+        follow = self.tables.follow
+        options = tuple([follow[c] for c in self.zones[self.hand_keys[seat]] if c not in already])
         if not options:  # nothing left to pass: this pass is skipped
             self.transfer_picks.append((seat, receiver, -1))
             return
-        side = "left" if receiver == (seat + 1) % self.n and self.n > 2 else ("right" if self.n > 2 else "")
-        where = f"your {side} neighbour ({self.seat_label(receiver)})" if side else self.seat_label(receiver)
-        self._ask(seat, "transfer", f"Choose a card to pass to {where}", options)
+        self.pending = Decision(seat, "transfer", self._transfer_prompt(self.n, seat, receiver), options)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def _transfer_prompt(n: int, seat: int, receiver: int) -> str:
+        side = "left" if receiver == (seat + 1) % n and n > 2 else ("right" if n > 2 else "")
+        where = f"your {side} neighbour (Community {receiver})" if side else f"Community {receiver}"
+        return f"Choose a card to pass to {where}"
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
         seat = d.actor
-        k = sum(1 for g, _, _ in self.transfer_picks if g == seat)
+        k = len(self.transfer_picks) % self.setup.transfer_cards  # picks are made seat by seat
         self.transfer_picks.append((seat, self._transfer_targets(seat)[k], card))
 
-    def _rank_key(self, card: int) -> tuple[int, int]:
-        order = self.factions_in_play()
-        spec = self.cards[card]
-        return (len(order) - order.index(spec.faction), spec.value or 0)
-
     def _first_leader(self) -> int:
+        """The seat whose received cards rank highest: Faction rank first, then value."""
+        order = self.factions_in_play()
+        rank: dict[str, int] = {}
+        for i, name in enumerate(order):
+            rank.setdefault(name, len(order) - i)
+        faction, value = self.tables.faction, self.tables.value
         best_seat, best_key = 0, None
         for seat in range(self.n):
-            key = sorted((self._rank_key(c) for c in self.zone("transfer", seat)), reverse=True)
+            key = sorted(((rank[faction[c]], value[c] or 0) for c in self.zones[self.transfer_keys[seat]]),
+                         reverse=True)
             if best_key is None or key > best_key:
                 best_seat, best_key = seat, key
         return best_seat
@@ -382,14 +410,17 @@ class Game:
         self.phase = "lead"
 
     def _legal_plays(self, seat: int) -> list[int]:
-        held = self.held(seat)
+        zones = self.zones
+        held = zones[self.hand_keys[seat]] + zones[self.transfer_keys[seat]]
         led = self.trick.led
         if led is None:
-            return list(held)
+            return held
         faction = self.tables.faction
-        if not any(faction[c] == led for c in held):
-            return list(held)
-        return [c for c in held if faction[c] == led or self.rules_of(c).always_playable]
+        following = [c for c in held if faction[c] == led]
+        if not following or len(following) == len(held):
+            return held
+        rules_of = self.rules_of
+        return [c for c in held if faction[c] == led or rules_of(c).always_playable]
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
@@ -400,34 +431,27 @@ class Game:
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
         self.trick.side = side
-        self._play(d.actor, card)
+        self._answer_follow(d, card)
 
     def _phase_follow(self) -> None:
-        seat = self._next_to_play()
-        if seat is None:
-            self.phase = "resolve"
-            return
-        follow = self.tables.follow
+        # the next seat after the last play (the leader's, at first) that still holds cards
         trick = self.trick
+        zones, hand_keys, transfer_keys = self.zones, self.hand_keys, self.transfer_keys
+        seat = trick.plays[-1].seat
+        while True:
+            seat = (seat + 1) % self.n
+            if seat == trick.leader:
+                self.phase = "resolve"
+                return
+            if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
+                break
+        follow = self.tables.follow
         options = tuple([follow[c] for c in self._legal_plays(seat)])
         self.pending = Decision(seat, "follow", _follow_prompt(trick.led, trick.side), options)
 
     def _answer_follow(self, d: Decision, card: int) -> None:
-        self._play(d.actor, card)
-
-    def _next_to_play(self) -> int | None:
-        """The next seat after the last play (the leader's, at first) that still holds cards."""
-        trick = self.trick
-        n = self.n
-        seat = trick.plays[-1].seat if trick.plays else trick.leader
-        while True:
-            seat = (seat + 1) % n
-            if seat == trick.leader:
-                return None
-            if self.holds_cards(seat):
-                return seat
-
-    def _play(self, seat: int, card: int) -> None:
+        """Play a card (a lead too, once its side is set)."""
+        seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
         rules = self.rules_of(card)
@@ -476,12 +500,16 @@ class Game:
         trick = self.trick
         winner, play = self._winner()
         dest = self.expedition_keys[winner]
-        for p in trick.plays:
-            self._move(p.card, dest)
+        zones, loc = self.zones, self.loc
+        won = [p.card for p in trick.plays]
         encounter = ()
         if trick.encounter is not None:
-            self._move(trick.encounter, dest)
             encounter = (trick.encounter,)
+            won.append(trick.encounter)
+        for card in won:  # _move, inlined: this runs for every trick
+            zones[loc[card]].remove(card)
+            loc[card] = dest
+        zones[dest].extend(won)
         blocked = bool(play and play.trump and self.rules_of(play.card).blocks_led_power)
         if self.record:
             label = self.tables.label
@@ -496,8 +524,7 @@ class Game:
                 if power.variant(variant).on_win is not None:
                     self._event("power", power=power.name, variant=kind, seat=winner)
                     self.frames.append(vm.Frame((str(power.file), kind, "win"), winner, None,
-                                                tuple(p.card for p in trick.plays), encounter, trick.led,
-                                                trick.leader))
+                                                tuple(won[:len(trick.plays)]), encounter, trick.led, trick.leader))
         self.after_frames = "end_trick"
         self.phase = "powers"
 
@@ -511,11 +538,18 @@ class Game:
     def _phase_powers(self) -> None:
         while self.frames:
             frame = self.frames[0]
-            request = vm.run(self, frame, self.setup.program(frame.key))
+            request = vm.run(self, frame, self.setup.programs[frame.key])
             if request is not None:
                 self.pending_request = request
-                options = [Option(v, self._value_label(v, request.element)) for v in request.options]
-                self._ask(request.actor, request.kind, request.prompt, options)
+                if request.element == "Card":
+                    follow = self.tables.follow
+                    options = [follow[v] if v != vm.STOP else _STOP_OPTION for v in request.options]
+                elif request.element == "Community":
+                    seats = self.tables.seat
+                    options = [seats[v] if v != vm.STOP else _STOP_OPTION for v in request.options]
+                else:
+                    options = [Option(v, self._value_label(v, request.element)) for v in request.options]
+                self.pending = Decision(request.actor, request.kind, request.prompt, tuple(options))
                 return
             self.frames.pop(0)
         self.phase = self.after_frames
@@ -639,7 +673,7 @@ class Game:
         for pair in self.factions:
             if pair[0] == old:
                 pair[0], pair[1] = new, "basic"
-        self._rules.clear()
+        self.forget_rules()
         self._event("faction_change", old=old, new=new)
 
     def _phase_random_power(self) -> None:
@@ -659,7 +693,7 @@ class Game:
                 for pair in self.factions:
                     if pair[0] == name:
                         pair[1] = "basic"
-                self._rules.clear()
+                self.forget_rules()
                 return
             options = [Option([old, name], f"replace {old} with {name}") for old in in_play]
             self._ask(self._lost_most(), "replace_power", f"The power of {name} was drawn: choose the power it replaces", options)

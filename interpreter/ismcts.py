@@ -146,7 +146,9 @@ class ISMCTSAgent:
             return 0
         if decision.kind not in self.tree_kinds or decision.kind not in SUPPORTED_KINDS:
             return self.fallback.decide(observation, decision)
-        if decision.kind in ("lead", "follow", "transfer") and observation.get("encounter"):
+        # what the fallback remembers between decisions (it does not see this one)
+        self.fallback._chosen = []
+        if observation.get("encounter"):
             self.fallback._encounter = observation["encounter"]["id"]
         start = time.perf_counter()
         try:

@@ -45,7 +45,7 @@ class GameSetup:
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
     programs: dict[tuple, object] = field(default_factory=dict)
-    kernel_tables: object = field(default=None, repr=False, compare=False)  # built by the first Game
+    kernel_tables: object = field(default=None, init=False, repr=False, compare=False)  # built by its first Game
 
     @property
     def n(self) -> int:

@@ -18,7 +18,7 @@ MAX_STEPS = 100_000  # far beyond any real power; a guard, not a limit anyone me
 STOP = "stop"  # the option that ends an "up to" choice early
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     key: tuple  # (power file, variant, hook) — finds the Program again
     me: int
@@ -34,7 +34,7 @@ class Frame:
     steps: int = 0  # instructions run so far by this hook, across its choices
 
 
-@dataclass
+@dataclass(slots=True)
 class Ctx:
     """What a compiled closure reads: the game and one frame's bindings."""
 
@@ -70,55 +70,65 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
     """Step until the hook ends (None) or a choice must be made."""
     ctx = context(game, frame)
     code = program.instructions
-    while frame.pc < len(code):
-        frame.steps += 1
-        if frame.steps > MAX_STEPS:
-            raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
-        ins = code[frame.pc]
-        op = ins[0]
-        if op == EFFECT:
-            effects = ins[1](ctx)
-            if frame.buffer is not None:
-                frame.buffer.extend(effects)
-            else:
-                game.apply_effects(effects)
-            frame.pc += 1
-        elif op == LET:
-            frame.env[ins[1]] = ins[2](ctx)
-            frame.pc += 1
-        elif op == JUMP:
-            frame.pc = ins[1]
-        elif op == JUMP_UNLESS:
-            frame.pc = frame.pc + 1 if ins[1](ctx) else ins[2]
-        elif op == EACH_INIT:
-            frame.env[ins[1]] = (tuple(ins[2](ctx)), 0)
-            frame.pc += 1
-        elif op == EACH_NEXT:
-            items, i = frame.env[ins[1]]
-            if i < len(items):
-                frame.env[ins[1]] = (items, i + 1)
-                if ins[2] is not None:
-                    frame.env[ins[2]] = items[i]
-                frame.pc += 1
-            else:
-                frame.pc = ins[3]
-        elif op == CHOOSE:
-            request = _choice(ctx, frame, ins[1], ins[2])
-            if request is not None:
-                return request
-        elif op == ASK:
-            actor = ins[2](ctx) if ins[2] else frame.me
-            return ChoiceRequest(actor, "ask", ins[1], [True, False], "Yes/No")
-        elif op == SIMUL_BEGIN:
-            frame.buffer = []
-            frame.pc += 1
-        elif op == SIMUL_END:
-            held, frame.buffer = frame.buffer or [], None
-            game.apply_effects(held)
-            frame.pc += 1
-        else:  # pragma: no cover
-            raise AssertionError(f"unknown opcode {op}")
-    return None
+    end = len(code)
+    env = frame.env
+    # The counters live in locals while the loop runs (the hot path of every power) and go
+    # back into the frame whenever the loop leaves, so a stopped frame can be copied and resumed.
+    pc, steps = frame.pc, frame.steps
+    try:
+        while pc < end:
+            steps += 1
+            if steps > MAX_STEPS:
+                raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
+            ins = code[pc]
+            op = ins[0]
+            if op == EFFECT:
+                effects = ins[1](ctx)
+                if frame.buffer is not None:
+                    frame.buffer.extend(effects)
+                else:
+                    game.apply_effects(effects)
+                pc += 1
+            elif op == LET:
+                env[ins[1]] = ins[2](ctx)
+                pc += 1
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == JUMP_UNLESS:
+                pc = pc + 1 if ins[1](ctx) else ins[2]
+            elif op == EACH_INIT:
+                env[ins[1]] = (tuple(ins[2](ctx)), 0)
+                pc += 1
+            elif op == EACH_NEXT:
+                items, i = env[ins[1]]
+                if i < len(items):
+                    env[ins[1]] = (items, i + 1)
+                    if ins[2] is not None:
+                        env[ins[2]] = items[i]
+                    pc += 1
+                else:
+                    pc = ins[3]
+            elif op == CHOOSE:
+                frame.pc = pc
+                request = _choice(ctx, frame, ins[1], ins[2])
+                pc = frame.pc
+                if request is not None:
+                    return request
+            elif op == ASK:
+                actor = ins[2](ctx) if ins[2] else frame.me
+                return ChoiceRequest(actor, "ask", ins[1], [True, False], "Yes/No")
+            elif op == SIMUL_BEGIN:
+                frame.buffer = []
+                pc += 1
+            elif op == SIMUL_END:
+                held, frame.buffer = frame.buffer or [], None
+                game.apply_effects(held)
+                pc += 1
+            else:  # pragma: no cover
+                raise AssertionError(f"unknown opcode {op}")
+        return None
+    finally:
+        frame.pc, frame.steps = pc, steps
 
 
 def _options(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> list:
