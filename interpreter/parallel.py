@@ -122,12 +122,14 @@ def play_one(job: GameJob, index: int, seed: int) -> tuple[dict, str | None]:
     """Play game `index` of a job with its seed: its record and, if asked, its event log."""
     from .agents import make_bots, play_game
     from .game import Game
+    from .report import game_extras
     from .savegame import log_lines
 
     game = Game(setup_for(job), seed)
     result = play_game(game, make_bots(list(job.bots), seed))
     log = "".join(line + "\n" for line in log_lines(game, game_index=index)) if job.log else None
-    return {"game": index, **result}, log
+    # what the balance report reads beyond the result: who led first, what each power did
+    return {"game": index, **result, **game_extras(game)}, log
 
 
 def run_batch(batch: Batch) -> list[Outcome]:
