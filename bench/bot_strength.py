@@ -185,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         if live and (done == total or done % max(1, total // 50) == 0):
             print(f"\r{matchup} {scenario}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr,
                   flush=True)
-        elif not live and done == total:
-            print(f"{matchup} {scenario}: {done} games", file=sys.stderr, flush=True)
+        elif not live and (done == total or done % max(1, total // 20) == 0):  # a log file: a line per 5%
+            print(f"{matchup} {scenario}: {done}/{total} games", file=sys.stderr, flush=True)
 
     rows = []
     for scenario in scenarios:
