@@ -15,10 +15,14 @@ Optional per-game fields, used when present and skipped (with a note in the
 report) when not:
 
     "first_leader": the seat that led the first trick (decided by the Transfer)
-    "powers": {"<power name>/<variant>": {"triggers": [per seat], "score": [per seat]}}
+    "powers": {"<power name>/<variant>": {"triggers": [per seat], "score": [per seat],
+                                          "moved": [per seat]}}
 
-`first_leader(game)` and `power_stats(game)` compute them from a played Game,
-for a simulation to add to its records.
+"moved" (the Survivors on the cards a power moved into or out of each
+Expedition) may be missing: results written before it was recorded have none,
+and the report then counts gain/lose effects only. `first_leader(game)` and
+`power_stats(game)` compute these fields from a played Game, for a simulation
+to add to its records.
 
 This module names no Faction, power or box: everything comes from the data.
 """
@@ -73,29 +77,32 @@ def _effective(effect: tuple) -> bool:
     return True
 
 
-def power_stats(game) -> dict[str, dict[str, list[int]]]:
+def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
     """What each power did in a finished game, per seat.
 
-    Returns {"<power name>/<variant>": {"triggers": [per seat], "score": [per seat]}}
-    where the variant is basic, positive, negative, or fixed (a power without
-    variants), and
+    Returns {"<power name>/<variant>": {"triggers": [...], "score": [...], "moved": [...]}},
+    each list per seat, where the variant is basic, positive, negative, or
+    fixed (a power without variants), and
 
     - triggers: how often the power ran for that seat with an effect. An
       on-win power counts every trick it ran for (the log's "power" events);
       an end-of-round power counts the rounds in which it changed something
       for that seat.
     - score: Survivors that seat gained (+) or lost (-) through the power's own
-      gain/lose effects. Cards a power moves change populations only through
-      the count, and are not included.
+      gain/lose effects.
+    - moved: the Survivors on the cards the power moved into (+) or out of (-)
+      that seat's Expedition: they count for it at the count. Cards moved
+      between two places that are not Expeditions count for nobody.
 
     Every power with a hook that is in play when the game starts is listed,
     with zeros if it never ran, so that "in play but never triggered" can be
     told from "not in play".
 
-    The log does not say which power a score or an end-of-round effect comes
-    from, so the game is replayed from its seed and answers with the effects
-    traced (about the cost of the game itself, without the bots). The replay
-    must give the same log, else ValueError.
+    The log does not say which power a score, a move or an end-of-round effect
+    comes from, so the game is replayed with the effects traced (about the
+    cost of the game itself, without the bots): from its seed, or from `start`,
+    a copy of the game taken before its first answer (for a game set to a
+    position). The replay must give the same log, else ValueError.
     """
     from .game import Game  # late: the kernel is not needed to read results
 
@@ -106,7 +113,7 @@ def power_stats(game) -> dict[str, dict[str, list[int]]]:
     def entry(name: str, variant: str) -> dict[str, list[int]]:
         key = f"{name}/{variant}"
         if key not in stats:
-            stats[key] = {"triggers": [0] * n, "score": [0] * n}
+            stats[key] = {"triggers": [0] * n, "score": [0] * n, "moved": [0] * n}
         return stats[key]
 
     powers = [*setup.faction_power.values(), *setup.added_power.values(), *setup.card_power.values()]
@@ -115,8 +122,8 @@ def power_stats(game) -> dict[str, dict[str, list[int]]]:
     def has_hook(program) -> bool:
         return program.on_win is not None or program.end_of_round is not None
 
-    start = next((e for e in game.log if e["event"] == "game_start"), None)
-    factions = [tuple(f) for f in (start["factions"] if start else [])]
+    begin = next((e for e in game.log if e["event"] == "game_start"), None)
+    factions = [tuple(f) for f in (begin["factions"] if begin else [])]
     variant_of = dict(factions)
     for faction in (*setup.always, *(f for f, _ in factions)):
         power = setup.faction_power.get(faction)
@@ -124,7 +131,7 @@ def power_stats(game) -> dict[str, dict[str, list[int]]]:
             kind = "fixed" if power.fixed else variant_of.get(faction, "basic")
             if has_hook(power.variant(kind)):
                 entry(power.name, kind)
-    for added in (start["added"] if start else []):
+    for added in (begin["added"] if begin else []):
         power = setup.added_power.get(added)
         if power is not None and has_hook(power.variant("basic")):
             entry(power.name, "fixed" if power.fixed else "basic")
@@ -134,12 +141,15 @@ def power_stats(game) -> dict[str, dict[str, list[int]]]:
             if faction in variant_of and power is not None and has_hook(power.variant("basic")):
                 entry(power.name, "fixed" if power.fixed else "basic")
 
-    for event in game.log:
+    replay = Game(setup, game.seed) if start is None else start.copy()
+    played = len(replay.answers)
+    for event in game.log[len(replay.log):]:
         if event["event"] == "power":
             entry(event["power"], event["variant"])["triggers"][event["seat"]] += 1
 
-    replay = Game(setup, game.seed)
     apply = replay.apply_effects
+    survivors = [card.survivors or 0 for card in setup.cards]
+    expedition = {f"expedition:{seat}": seat for seat in range(n)}  # zone -> its seat
     counted: list = []  # end-of-round frames already counted (kept alive, so ids stay unique)
     counted_ids: set[int] = set()
 
@@ -148,9 +158,22 @@ def power_stats(game) -> dict[str, dict[str, list[int]]]:
             frame = replay.frames[0]  # the frame the VM is running
             file, kind, hook = frame.key
             record = entry(names.get(file, Path(file).stem), kind)
+            score, moved = record["score"], record["moved"]
+            loc = replay.loc
+            where: dict[int, str] = {}  # cards this list has moved already leave from there
             for effect in effects:
                 if effect[0] == "score":
-                    record["score"][effect[1]] += effect[2]
+                    score[effect[1]] += effect[2]
+                elif effect[0] == "move":
+                    _, cards, zone, owner, _ = effect
+                    dest = zone if owner is None else f"{zone}:{owner}"
+                    for card in cards:
+                        source = expedition.get(where.get(card, loc[card]))
+                        if source is not None:
+                            moved[source] -= survivors[card]
+                        if dest in expedition:
+                            moved[expedition[dest]] += survivors[card]
+                        where[card] = dest
             if hook == "end" and id(frame) not in counted_ids and any(_effective(e) for e in effects):
                 counted.append(frame)
                 counted_ids.add(id(frame))
@@ -158,11 +181,11 @@ def power_stats(game) -> dict[str, dict[str, list[int]]]:
         apply(effects)
 
     replay.apply_effects = traced  # this replay only; the kernel is untouched
-    for answer in game.answers:
+    for answer in game.answers[played:]:
         replay.apply(answer)
     if len(replay.log) != len(game.log) or replay.population != game.population:
         raise ValueError("the game does not replay from its seed and answers; power statistics need a game "
-                         "played from the start with Game(setup, seed)")
+                         "played from the start with Game(setup, seed), or the copy it was played from (start)")
     return {key: stats[key] for key in sorted(stats)}
 
 
@@ -233,10 +256,17 @@ def _record(data: Any, index: int, cell: str, where: tuple[str, int], path: Path
         raise bad(f"'first_leader' must be a seat from 0 to {players - 1}")
     powers = data.get("powers")
     if powers is not None:
+        def per_seat(value: Any) -> bool:
+            return isinstance(value, list) and len(value) == players and all(_is_int(x) for x in value)
+
         if not isinstance(powers, dict) or not all(
-                isinstance(v, dict) and len(v.get("triggers", ())) == players and len(v.get("score", ())) == players
-                and all(_is_int(x) for x in [*v["triggers"], *v["score"]]) for v in powers.values()):
+                isinstance(v, dict) and per_seat(v.get("triggers")) and per_seat(v.get("score"))
+                for v in powers.values()):
             raise bad("'powers' must map each power to {'triggers': [per seat], 'score': [per seat]}")
+        for key, v in powers.items():
+            if "moved" in v and not per_seat(v["moved"]):
+                raise bad(f"'powers' {key!r}: 'moved' must be a list of {players} whole numbers, one per seat "
+                          "(or left out)")
     raw_bots = data.get("bots", bots)
     return GameRecord(index=data.get("game", index) if _is_int(data.get("game")) else index, players=players,
                       rounds=rounds, final_populations=list(populations), winners=sorted(set(winners)), cell=cell,
@@ -448,31 +478,39 @@ def _variant_section(games: list[GameRecord]) -> dict | None:
 
 
 def _power_section(games: list[GameRecord]) -> dict | None:
+    """Per power: triggers, its gain/lose and moved Survivors, and the win rates of the Communities it ran for.
+
+    "when it ran" is score + moved when every record has "moved", else score only.
+    """
     with_powers = [g for g in games if g.powers is not None]
     if not with_powers:
         return None
+    complete = all("moved" in r for g in with_powers for r in g.powers.values())
     rows = []
-    keys = sorted({key for g in with_powers for key in g.powers})
-    for key in keys:
+    for key in sorted({key for g in with_powers for key in g.powers}):
         present = [g for g in with_powers if key in g.powers]
-        triggers_per_game = [sum(g.powers[key]["triggers"]) for g in present]
-        score_per_game = [sum(g.powers[key]["score"]) for g in present]
-        seat_scores = [s for g in present for s in g.powers[key]["score"]]
-        fired = [(seat in g.winners) for g in present for seat, t in enumerate(g.powers[key]["triggers"]) if t > 0]
-        idle = [(seat in g.winners) for g in present for seat, t in enumerate(g.powers[key]["triggers"]) if t == 0]
-        fired_scores = [g.powers[key]["score"][seat] for g in present
-                        for seat, t in enumerate(g.powers[key]["triggers"]) if t > 0]
+        fired, idle, fired_survivors = [], [], []
+        for g in present:
+            record = g.powers[key]
+            for seat, t in enumerate(record["triggers"]):
+                won = seat in g.winners
+                if t > 0:
+                    fired.append(won)
+                    fired_survivors.append(record["score"][seat] + (record["moved"][seat] if complete else 0))
+                else:
+                    idle.append(won)
         rows.append({
             "power": key,
             "games": len(present),
-            "triggers": mean_interval(triggers_per_game),
-            "score_per_game": mean_interval(score_per_game),
-            "score_per_seat": mean_interval(seat_scores),
-            "score_when_fired": mean_interval(fired_scores),
+            "triggers": mean_interval(sum(g.powers[key]["triggers"]) for g in present),
+            "score_per_game": mean_interval(sum(g.powers[key]["score"]) for g in present),
+            "moved_per_game": mean_interval(sum(g.powers[key]["moved"]) for g in present
+                                            if "moved" in g.powers[key]),
+            "survivors_when_fired": mean_interval(fired_survivors),
             "win_fired": rate(sum(fired), len(fired)),
             "win_idle": rate(sum(idle), len(idle)),
         })
-    return {"games": len(with_powers), "rows": rows}
+    return {"games": len(with_powers), "rows": rows, "moved": complete}
 
 
 def _short_cell_labels(games: list[GameRecord]) -> tuple[dict[str, str], str]:
@@ -687,12 +725,13 @@ def _plot_powers(analysis: dict, out: Path) -> Path:
     left, right = fig.subplots(1, 2, sharey=True)
     ys = list(range(len(rows)))
     names = [r["power"] for r in rows]
-    values, errors = _mean_errors([r["score_per_seat"] for r in rows])
+    values, errors = _mean_errors([r["survivors_when_fired"] for r in rows])
     left.barh(ys, values, xerr=errors, capsize=3, color=["tab:green" if v >= 0 else "tab:red" for v in values])
     left.axvline(0, color="black", linewidth=0.8)
     left.set_yticks(ys, names, fontsize=8)
     left.invert_yaxis()
-    left.set_xlabel("Survivors gained/lost by its gain/lose effects\n(per Community per game, 95% CI)")
+    what = "gain/lose + moved" if analysis["powers"]["moved"] else "gain/lose effects only"
+    left.set_xlabel(f"Survivors from the power ({what})\nper Community it ran for, per game (95% CI)")
     fired_values, fired_errors = _errors([r["win_fired"] for r in rows])
     idle_values, idle_errors = _errors([r["win_idle"] for r in rows])
     h = 0.38
@@ -863,17 +902,26 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
         lines.append("Skipped: the results have no per-game `powers` record (from "
                      "`happydayz.report.power_stats(game)`).")
     else:
+        if powers["moved"]:
+            ran = "its gain/lose and moved Survivors together (*gain/lose* + *moved*)"
+        else:
+            ran = ("its gain/lose Survivors only: not every record has `moved` (results written before it was "
+                   "recorded), so moved cards are left out of this column")
         lines.append(f"{powers['games']} games with a `powers` record. *Triggers*: times a power ran for a "
-                     "Community with an effect; *direct Survivors*: gained or lost through its own gain/lose "
-                     "effects (cards it moves count only through the count, and are not included). The win rates "
-                     "compare Communities the power ran for with those it did not: a correlation (winning tricks "
-                     "both triggers powers and wins games), not the power's effect by itself.")
+                     "Community with an effect. *Gain/lose*: Survivors its gain/lose effects gave (+) or took (−), "
+                     "summed over every Community. *Moved*: Survivors on the cards it moved into (+) or out of (−) "
+                     "an Expedition, summed over every Community, so a power that only moves cards from one "
+                     "Expedition to another adds up to 0 there. *Per Community when it ran*: the Survivors a "
+                     f"Community it ran for got from it in the game, {ran}. The win rates compare Communities the "
+                     "power ran for with those it did not: a correlation (winning tricks both triggers powers and "
+                     "wins games), not the power's effect by itself.")
         lines += [""]
-        lines += _table(["power", "games", "triggers per game", "direct Survivors per game",
-                         "per Community when it ran", "win rate when it ran", "win rate otherwise"],
+        lines += _table(["power", "games", "triggers per game", "gain/lose Survivors per game",
+                         "Survivors moved per game", "per Community when it ran", "win rate when it ran",
+                         "win rate otherwise"],
                         [[r["power"], str(r["games"]), _num(r["triggers"], 2), _num(r["score_per_game"], 2),
-                          _num(r["score_when_fired"], 2), _pct(r["win_fired"]), _pct(r["win_idle"])]
-                         for r in powers["rows"]])
+                          _num(r["moved_per_game"], 2), _num(r["survivors_when_fired"], 2), _pct(r["win_fired"]),
+                          _pct(r["win_idle"])] for r in powers["rows"]])
         lines += ["", f"![Per-power effect]({images['powers'].name})"]
     lines.append("")
     return "\n".join(lines)

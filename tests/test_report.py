@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import answer, last_count, make_game, position
 from happydayz import cli
 from happydayz.agents import make_bots, play_game
 from happydayz.errors import HappyError
@@ -82,7 +83,7 @@ def test_power_stats_accounts_for_every_score_and_trigger(scenario, options):
         stats = power_stats(game)
         assert stats and all(re.fullmatch(r".+/(basic|positive|negative|fixed)", key) for key in stats)
         for record in stats.values():
-            assert len(record["triggers"]) == game.n and len(record["score"]) == game.n
+            assert [len(record[k]) for k in ("triggers", "score", "moved")] == [game.n] * 3
         # Every score of the log is given to exactly one power.
         scores = [0] * game.n
         for event in game.log:
@@ -93,6 +94,66 @@ def test_power_stats_accounts_for_every_score_and_trigger(scenario, options):
         ran = sum(1 for e in game.log if e["event"] == "power")
         assert sum(sum(r["triggers"]) for r in stats.values()) >= ran
         json.dumps(stats)  # JSON-ready
+
+
+@pytest.mark.parametrize("scenario, options", [
+    ("woodstock-fever/1", {}),
+    ("woodstock-fever/2", {}),
+    ("american-dream/3", {"random_powers": True, "promos": True}),
+])
+def test_power_stats_moved_accounts_for_every_expedition_card_the_tricks_did_not_put_there(scenario, options):
+    # Only trick wins (the played cards and the Encounter card) and powers put cards into an Expedition or take
+    # them out before the count, so for each seat, over the game: the counted Expeditions (count deltas minus
+    # gain/lose scores) = the Survivors of the cards it won + what the powers moved in or out.
+    moved_any = False
+    for seed in range(3):
+        game = _played(scenario, seed, **options)
+        stats = power_stats(game)
+        survivors = {}
+        for card in game.setup.cards:
+            survivors.setdefault(card.label, set()).add(card.survivors or 0)
+        assert all(len(values) == 1 for values in survivors.values())  # a label tells the Survivors
+        counted, won, encounter = [0] * game.n, [0] * game.n, None
+        for event in game.log:
+            if event["event"] == "count":
+                counted = [c + d for c, d in zip(counted, event["deltas"])]
+            elif event["event"] == "score":
+                counted[event["seat"]] -= event["amount"]
+            elif event["event"] == "encounter":
+                encounter = event["card"]
+            elif event["event"] == "win":
+                for label in event["cards"] + ([encounter] if encounter is not None else []):
+                    won[event["seat"]] += next(iter(survivors[label]))
+        moved = [sum(r["moved"][s] for r in stats.values()) for s in range(game.n)]
+        assert counted == [w + m for w, m in zip(won, moved)]
+        moved_any = moved_any or any(any(r["moved"]) for r in stats.values())
+    assert moved_any
+
+
+@pytest.mark.parametrize("variant, side, chosen, winner, receiver, survivors", [
+    # The 9 wins on +, seat 0 gives the trick (Hippies 9, 5, 2: 1 + 1 + 1 = 3 Survivors) to seat 2;
+    # the Encounter card stays with seat 0.
+    ("basic", "+", ["Community 2@0"], 0, 2, 3),
+    # The 2 wins on -, seat 2 gives the trick and the Encounter card (Zombies 18: -9) to its left, seat 0.
+    ("negative", "-", [], 2, 0, 3 - 9),
+])
+def test_power_stats_moved_from_a_set_position(variant, side, chosen, winner, receiver, survivors):
+    game = make_game([("Hippies", variant), "Soldiers", "Dogs"])
+    position(game, hands={0: ["Hippies 9"], 1: ["Hippies 5"], 2: ["Hippies 2"]}, reserve=["Zombies 18"], active=0)
+    start = game.copy()
+    answer(game, f"Hippies 9 on {side}@0", "Hippies 5@1", "Hippies 2@2", *chosen)
+    assert game.over
+    stats = power_stats(game, start)
+    moved = [0, 0, 0]
+    moved[winner], moved[receiver] = -survivors, survivors
+    triggers = [0, 0, 0]
+    triggers[winner] = 1
+    assert stats[f"Hippies/{variant}"] == {"triggers": triggers, "score": [0, 0, 0], "moved": moved}
+    assert all(not any(r["moved"]) for key, r in stats.items() if not key.startswith("Hippies/"))
+    # What the count saw: the winner kept the Encounter card (basic) or nothing (negative).
+    assert last_count(game)["deltas"] == ([-9, 0, 3] if variant == "basic" else [-6, 0, 0])
+    with pytest.raises(ValueError, match="does not replay"):
+        power_stats(game)  # not played from its seed
 
 
 def test_power_stats_lists_powers_in_play_that_never_ran():
@@ -154,6 +215,18 @@ def sweep_results(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def bare_results(simulate_results, tmp_path_factory) -> Path:
+    """The simulate results without the optional per-game fields, as older results files are."""
+    data = json.loads(simulate_results.read_text(encoding="utf-8"))
+    for game in data["games"]:
+        game.pop("first_leader", None)
+        game.pop("powers", None)
+    path = tmp_path_factory.mktemp("bare") / "results.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def test_report_from_a_simulate_run(simulate_results, tmp_path):
     out = tmp_path / "report"
     md = build_report(simulate_results, out)
@@ -166,7 +239,14 @@ def test_report_from_a_simulate_run(simulate_results, tmp_path):
         assert f"]({png.name})" in text  # every plot is embedded
     assert "12 games" in text and "woodstock-fever/2" in text
     assert re.search(r"\d+\.\d% \[\d+\.\d%, \d+\.\d%\]", text)  # rates with intervals
-    # What the results cannot give is skipped with a note.
+    # simulate records who led first and what each power did, moved cards included.
+    assert "Skipped" not in text and "powers.png" in text and "first_leader_win_rate.png" in text
+    assert "its gain/lose and moved Survivors together" in text
+    assert "Traceback" not in text
+
+
+def test_report_without_the_optional_fields_skips_their_sections(bare_results, tmp_path):
+    text = build_report(bare_results, tmp_path).read_text(encoding="utf-8")
     assert "Skipped: the results do not record who led first" in text
     assert "Skipped: the results have no per-game `powers` record" in text
     assert "Traceback" not in text
@@ -186,10 +266,10 @@ def test_report_from_sweep_lines_draws_every_plot(sweep_results, tmp_path):
         {"positive", "negative"}
 
 
-def test_a_second_report_removes_plots_it_has_no_data_for(sweep_results, simulate_results, tmp_path):
+def test_a_second_report_removes_plots_it_has_no_data_for(sweep_results, bare_results, tmp_path):
     build_report(sweep_results, tmp_path)
     assert (tmp_path / "powers.png").exists()
-    build_report(simulate_results, tmp_path)
+    build_report(bare_results, tmp_path)
     assert not (tmp_path / "powers.png").exists()
     assert not (tmp_path / "first_leader_win_rate.png").exists()
 
@@ -216,6 +296,44 @@ def test_bad_results_files_are_reported_clearly(tmp_path, content, message):
     assert message in str(info.value)
     assert isinstance(info.value, HappyError)
     assert not (tmp_path / "out" / "report.md").exists()
+
+
+def _power_results(path: Path, moved: bool) -> Path:
+    """Two 2-player games where one power ran once for seat 0: +2 by gain/lose, 3 Survivors moved to seat 1."""
+    record = {"triggers": [1, 0], "score": [2, 0], **({"moved": [-3, 3]} if moved else {})}
+    games = [{"game": i, "rounds": 1, "final_populations": [5, 9], "winners": [1], "powers": {"P/basic": record}}
+             for i in range(2)]
+    path.write_text(json.dumps({"games": games, "summary": {}}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("moved, row, says", [
+    (True, "| P/basic | 2 | 1.00 [1.00, 1.00] | 2.00 [2.00, 2.00] | 0.00 [0.00, 0.00] | -1.00 [-1.00, -1.00] |",
+     "its gain/lose and moved Survivors together"),
+    (False, "| P/basic | 2 | 1.00 [1.00, 1.00] | 2.00 [2.00, 2.00] | – | 2.00 [2.00, 2.00] |",
+     "its gain/lose Survivors only"),
+])
+def test_the_power_table_with_and_without_moved(tmp_path, moved, row, says):
+    md = build_report(_power_results(tmp_path / "results.json", moved), tmp_path / "out")
+    text = md.read_text(encoding="utf-8")
+    assert "| power | games | triggers per game | gain/lose Survivors per game | Survivors moved per game | " \
+           "per Community when it ran |" in text
+    assert row in text and says in text
+    assert "not included" not in text
+    assert (tmp_path / "out" / "powers.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    analysis = analyse(load_results(tmp_path / "results.json"))
+    assert analysis["powers"]["moved"] is moved
+
+
+@pytest.mark.parametrize("moved", [[1], [1, "2"], "12", None, {"0": 1}])
+def test_a_malformed_moved_record_is_reported_clearly(tmp_path, moved):
+    path = _power_results(tmp_path / "results.json", True)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["games"][1]["powers"]["P/basic"]["moved"] = moved
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ResultsProblem) as info:
+        load_results(path)
+    assert "games[1]: 'powers' 'P/basic': 'moved' must be a list of 2 whole numbers, one per seat" in str(info.value)
 
 
 def _main_with_report(monkeypatch, argv) -> int:
