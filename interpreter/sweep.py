@@ -9,7 +9,11 @@ cells can be compared game by game.
 Each finished game is one line of the results file:
 
     {"cell": {...}, "game": i, "seed": s, "rounds": r, "final_populations": [...],
-     "winners": [...], "factions": [[Faction, variant], ...], "bots": [...]}
+     "winners": [...], "factions": [[Faction, variant], ...], "bots": [...],
+     "first_leader": seat, "powers": {...}}
+
+(first_leader and powers as report.game_extras gives them: what the balance
+report's first-player and per-power sections read.)
 
 With `resume`, the games already in the file are not played again (a cut last
 line is dropped), so an interrupted sweep continues where it stopped and the
@@ -348,6 +352,9 @@ def result_line(cell: Cell, record: dict) -> str:
     line = {"cell": cell.coords, "game": record["game"], "seed": record["seed"], "rounds": record["rounds"],
             "final_populations": record["final_populations"], "winners": record["winners"],
             "factions": cell.factions, "bots": cell.coords["bots"]}
+    for extra in ("first_leader", "powers"):  # what the balance report reads, when the game recorded it
+        if extra in record:
+            line[extra] = record[extra]
     return json.dumps(line) + "\n"
 
 

@@ -122,7 +122,9 @@ def test_simulate_json_shape_and_summary(capsys):
     games = data["games"]
     assert len(games) == 12 and len({g["seed"] for g in games}) == 12
     for index, game in enumerate(games):
-        assert set(game) == {"game", "seed", "rounds", "final_populations", "winners"}
+        assert set(game) == {"game", "seed", "rounds", "final_populations", "winners", "first_leader", "powers"}
+        assert 0 <= game["first_leader"] < 3
+        assert all(len(record["triggers"]) == 3 for record in game["powers"].values())
         assert game["game"] == index and 1 <= game["rounds"] <= 4
         pops = game["final_populations"]
         assert len(pops) == 3 and all(isinstance(p, int) and p >= 0 for p in pops)

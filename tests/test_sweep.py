@@ -23,7 +23,8 @@ bots: [random]
 games: {count: 3, seed: 7}
 express: true
 """
-LINE_KEYS = ["cell", "game", "seed", "rounds", "final_populations", "winners", "factions", "bots"]
+LINE_KEYS = ["cell", "game", "seed", "rounds", "final_populations", "winners", "factions", "bots", "first_leader",
+             "powers"]
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -69,8 +70,8 @@ def test_a_cell_plays_the_games_of_simulate_with_the_same_seed(grid, tmp_path):
     run_sweep(grid, out)
     cell = [r for r in lines(out) if r["cell"]["scenario"] == "american-dream/2" and r["cell"]["players"] == 4]
     same = simulate("american-dream/2", players=4, games=3, seed=7, express=True)["games"]
-    assert [(r["seed"], r["final_populations"], r["winners"]) for r in cell] == \
-        [(g["seed"], g["final_populations"], g["winners"]) for g in same]
+    assert [(r["seed"], r["final_populations"], r["winners"], r["first_leader"], r["powers"]) for r in cell] == \
+        [(g["seed"], g["final_populations"], g["winners"], g["first_leader"], g["powers"]) for g in same]
 
 
 def test_jobs_2_writes_the_same_file(grid, tmp_path):
