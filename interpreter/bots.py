@@ -41,7 +41,7 @@ from typing import Iterable, Mapping
 
 from . import vm
 from .determinize import hidden_cards, in_play_cards, trick_voids
-from .game import Decision
+from .game import Decision, tables_of
 from .ir import power_ir
 from .setup import GameSetup
 
@@ -383,6 +383,7 @@ class _Probe:
     def __init__(self, setup: GameSetup, obs: Mapping, factions: tuple, zones: dict):
         self.setup = setup
         self.cards = setup.cards
+        self.tables = tables_of(setup)  # the per-card tables compiled code reads
         self.n = obs["players"]
         self.zones = zones
         self.population = list(obs["populations"])

@@ -193,9 +193,9 @@ class Compiler:
 
             def deal(ctx):
                 pile = list(cards(ctx))
-                spec = ctx.g.cards
+                read = ctx.g.tables.read
                 for attr, direction in reversed(keys):  # stable sorts, last key first
-                    pile.sort(key=lambda c: getattr(spec[c], attr) or 0, reverse=direction == "highest")
+                    pile.sort(key=read[attr].__getitem__, reverse=direction == "highest")
                 seats = to(ctx)
                 if not seats:
                     return []
@@ -259,14 +259,12 @@ class Compiler:
 
     def x_BareAttr(self, n):
         attr = n.attr
-        return lambda ctx: getattr(ctx.g.cards[ctx.env["it"]], attr) or 0 if attr != "faction" else ctx.g.cards[ctx.env["it"]].faction
+        return lambda ctx: ctx.g.tables.read[attr][ctx.env["it"]]
 
     def x_AttrOf(self, n):
         target = self.expr(n.target)
         attr = n.attr
-        if attr == "faction":
-            return lambda ctx: ctx.g.cards[target(ctx)].faction
-        return lambda ctx: getattr(ctx.g.cards[target(ctx)], attr) or 0
+        return lambda ctx: ctx.g.tables.read[attr][target(ctx)]
 
     def x_ZoneRef(self, n):
         owner = self.expr(n.owner) if n.owner else _me
@@ -428,8 +426,7 @@ class Compiler:
             high = name == "highest"
 
             def pick(ctx):
-                spec = ctx.g.cards
-                ordered = sorted(source(ctx), key=lambda c: spec[c].value or 0, reverse=high)
+                ordered = sorted(source(ctx), key=ctx.g.tables.read["value"].__getitem__, reverse=high)
                 return tuple(ordered[: max(how_many(ctx), 0)])
 
             return pick
@@ -477,15 +474,10 @@ def _element(t: str) -> str:
     return ELEMENT_OF[as_set(t)]
 
 
-def _clockwise(ctx, start: int) -> tuple:
-    n = ctx.g.n
-    return tuple((start + i) % n for i in range(n))
-
-
 _BUILTIN_READERS: dict[str, Fn] = {
     "self": lambda ctx: ctx.me,
-    "others": lambda ctx: _clockwise(ctx, ctx.me)[1:],
-    "everyone": lambda ctx: _clockwise(ctx, ctx.me),
+    "others": lambda ctx: ctx.g.tables.clockwise[ctx.me][1:],
+    "everyone": lambda ctx: ctx.g.tables.clockwise[ctx.me],
     "factions": lambda ctx: ctx.g.factions_in_play(),
     "reserve": lambda ctx: tuple(ctx.g.reserve),
     "round": lambda ctx: ctx.g.round_no,

@@ -84,6 +84,11 @@ class CardTables:
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
         self.value = tuple(c.value for c in cards)
+        # a card's attributes as the power language reads them (no value reads as 0)
+        self.read = {"faction": self.faction, "value": tuple(v or 0 for v in self.value),
+                     "survivors": tuple(c.survivors or 0 for c in cards)}
+        # the seats clockwise from each seat, that seat first
+        self.clockwise = tuple(tuple((start + i) % players for i in range(players)) for start in range(players))
         self.follow = tuple(Option(i, c.label) for i, c in enumerate(cards))
         self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in SIDES)
                           for i, c in enumerate(cards))
@@ -97,6 +102,13 @@ class Trick:
     side: str | None = None
     plays: list[Play] = field(default_factory=list)
     named: bool = False  # the Faction led was named before the lead
+
+
+def tables_of(setup: GameSetup) -> CardTables:
+    """The setup's CardTables, built on first use."""
+    if setup.kernel_tables is None:
+        setup.kernel_tables = CardTables(setup.cards, setup.n)
+    return setup.kernel_tables
 
 
 def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
@@ -120,9 +132,7 @@ class Game:
         n = setup.n
         self.n = n
         self.cards = setup.cards
-        if setup.kernel_tables is None:
-            setup.kernel_tables = CardTables(setup.cards, n)
-        self.tables: CardTables = setup.kernel_tables
+        self.tables = tables_of(setup)
         self.hand_keys = _zone_keys("hand", n)
         self.transfer_keys = _zone_keys("transfer", n)
         self.expedition_keys = _zone_keys("expedition", n)
