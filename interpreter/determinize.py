@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from typing import Iterable, Mapping
 
 from . import position
-from .game import Decision, Game, Play, Trick, _quiet_event
+from .game import Decision, Game, Play, Trick
 from .setup import GameSetup
 
 #: Decision kinds at which a determinization can be built from an observation.
@@ -249,10 +249,6 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     game.last_deltas = list(game.history[-1]["deltas"]) if game.history else [0] * n
     game.log = []
     game.record = not quiet  # a quiet game keeps no event log
-    if quiet:
-        game._event = _quiet_event
-    else:
-        game.__dict__.pop("_event", None)
     game.answers = []
     game.over = False
     game.winners = []

@@ -115,10 +115,6 @@ def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
     return tuple(f"{kind}:{seat}" for seat in range(n))
 
 
-def _quiet_event(kind: str, **data) -> None:
-    """The event recorder of a game that keeps no log."""
-
-
 # Attributes a copy shares with its original: set once per setup, never changed.
 _SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_card_rules"})
 
@@ -137,8 +133,6 @@ class Game:
         self.transfer_keys = _zone_keys("transfer", n)
         self.expedition_keys = _zone_keys("expedition", n)
         self.record = record
-        if not record:
-            self._event = _quiet_event
         self.zones: dict[str, list[int]] = {"out": list(range(len(self.cards))), "reserve": [], "discard": [],
                                             "table": [], "encounter": []}
         for seat in range(n):
@@ -200,11 +194,13 @@ class Game:
         self._advance()
 
     def copy(self) -> "Game":
-        """An independent copy sharing only the immutable setup."""
+        """An independent copy: it shares the setup and what is never changed in place, nothing else."""
         other = copy.copy(self)
         for name, value in self.__dict__.items():
-            if name not in _SHARED:
-                setattr(other, name, copy.deepcopy(value))
+            if name in _SHARED or type(value) in _IMMUTABLE:
+                continue
+            copier = _COPIERS.get(name)
+            setattr(other, name, copier(value) if copier else copy.deepcopy(value))
         return other
 
     def held(self, seat: int) -> tuple[int, ...]:
@@ -279,7 +275,9 @@ class Game:
         self.pending = Decision(actor, kind, prompt, tuple(options))
 
     def _event(self, kind: str, **data) -> None:
-        self.log.append({"event": kind, "round": self.round_no, **data})
+        # hot paths test self.record themselves, so as not to build the event's data for nothing
+        if self.record:
+            self.log.append({"event": kind, "round": self.round_no, **data})
 
     def _move(self, card: int, dest: str, top: bool = False) -> None:
         zones, loc = self.zones, self.loc
@@ -532,7 +530,8 @@ class Game:
                 variant = self.variant_of(trick.led)
                 kind = "fixed" if power.fixed else variant
                 if power.variant(variant).on_win is not None:
-                    self._event("power", power=power.name, variant=kind, seat=winner)
+                    if self.record:
+                        self._event("power", power=power.name, variant=kind, seat=winner)
                     self.frames.append(vm.Frame((str(power.file), kind, "win"), winner, None,
                                                 tuple(won[:len(trick.plays)]), encounter, trick.led, trick.leader))
         self.after_frames = "end_trick"
@@ -594,12 +593,13 @@ class Game:
                 else:
                     for card in cards:
                         self._move(card, dest)
-                if cards:
+                if cards and self.record:
                     self._event("move", cards=[self.label(c) for c in cards], to=dest, position=position)
             elif kind == "score":
                 _, seat, amount = effect
                 self.round_gain[seat] += amount
-                self._event("score", seat=seat, amount=amount)
+                if self.record:
+                    self._event("score", seat=seat, amount=amount)
             elif kind == "next_leader":
                 self.designated = effect[1]
                 self._event("next_leader", seat=effect[1])
@@ -768,3 +768,42 @@ class Game:
 # The phases and the answers by name: the loop looks them up at every step.
 _PHASES = {name[len("_phase_"):]: f for name, f in vars(Game).items() if name.startswith("_phase_")}
 _ANSWERS = {name[len("_answer_"):]: f for name, f in vars(Game).items() if name.startswith("_answer_")}
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    other = random.Random()
+    other.setstate(rng.getstate())
+    return other
+
+
+def _copy_frame(frame: vm.Frame) -> vm.Frame:
+    other = copy.copy(frame)
+    env = frame.env
+    other.env = {k: copy.deepcopy(v) if type(v) not in _IMMUTABLE and type(v) is not tuple else v for k, v in env.items()}
+    other.buffer = None if frame.buffer is None else list(frame.buffer)
+    other.picked = None if frame.picked is None else list(frame.picked)
+    return other
+
+
+def _copy_trick(trick: Trick | None) -> Trick | None:
+    if trick is None:
+        return None
+    return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named)
+
+
+_IMMUTABLE = frozenset({int, str, bool, float, type(None), Decision})
+
+# How Game.copy copies each changing attribute, as shallowly as is safe: the lists of
+# tuples, events and history records are copied but not their items (never changed in
+# place). Any other attribute is deep-copied.
+_COPIERS = {
+    "rng": _copy_rng,
+    "zones": lambda zones: {key: cards[:] for key, cards in zones.items()},
+    "loc": list, "population": list, "added": list, "round_gain": list, "transfer_picks": list,
+    "history": list, "log": list, "answers": list, "winners": list, "last_deltas": list,
+    "factions": lambda factions: [pair[:] for pair in factions],
+    "carried": lambda carried: [cards[:] for cards in carried],
+    "frames": lambda frames: [_copy_frame(f) for f in frames],
+    "trick": _copy_trick,
+    "pending_request": copy.copy,
+}
