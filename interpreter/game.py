@@ -80,7 +80,8 @@ class CardTables:
 
     def __init__(self, cards, players: int) -> None:
         self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
-        self.rules_memo: dict[tuple, list] = {}  # Factions and variants in force -> rules per card
+        # Factions and variants in force -> (rules per card, Factions always playable)
+        self.rules_memo: dict[tuple, tuple[list, frozenset]] = {}
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
         self.value = tuple(c.value for c in cards)
@@ -116,7 +117,8 @@ def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
-_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_card_rules"})
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_card_rules",
+                     "_always_playable"})
 
 
 class Game:
@@ -163,6 +165,7 @@ class Game:
         self.winners: list[int] = []
         self.last_deltas = [0] * n
         self._card_rules: list[VariantProgram | None] = []  # card -> its rules in force (see forget_rules)
+        self._always_playable: frozenset[str] = frozenset()  # Factions whose cards may always be played
         self.forget_rules()
         self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
                     box=setup.scenario.box, players=n,
@@ -257,19 +260,21 @@ class Game:
         """
         key = tuple(map(tuple, self.factions))
         memo = self.tables.rules_memo
-        rules = memo.get(key)
-        if rules is None:
-            rules = memo[key] = [None] * len(self.cards)
-        self._card_rules = rules
+        entry = memo.get(key)
+        if entry is None:
+            always = frozenset(f for f in self.setup.faction_power
+                               if self.setup.rules(f, self.variant_of(f)).always_playable)
+            entry = memo[key] = ([None] * len(self.cards), always)
+        self._card_rules, self._always_playable = entry
 
     # ------------------------------------------------------------- the loop
     def _advance(self) -> None:
-        guard = 0
-        while self.pending is None and not self.over:
-            guard += 1
-            if guard > 100_000:  # pragma: no cover - a kernel bug, not a user's
-                raise RuntimeError("the game loop made no progress")
-            _PHASES[self.phase](self)
+        phases = _PHASES
+        for _ in range(100_000):
+            if self.pending is not None or self.over:
+                return
+            phases[self.phase](self)
+        raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
 
     def _ask(self, actor: int, kind: str, prompt: str, options: list[Option]) -> None:
         self.pending = Decision(actor, kind, prompt, tuple(options))
@@ -427,8 +432,8 @@ class Game:
         following = [c for c in held if faction[c] == led]
         if not following or len(following) == len(held):
             return held
-        rules_of = self.rules_of
-        return [c for c in held if faction[c] == led or rules_of(c).always_playable]
+        always = self._always_playable
+        return [c for c in held if faction[c] == led or faction[c] in always]
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
