@@ -42,7 +42,8 @@ SUPPORTED_KINDS = ("transfer", "lead", "follow")
 _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
     "named_lead", "trick", "carried", "transfer_picks", "frames", "pending", "pending_request", "history",
-    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "_card_rules",
+    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames",
+    "_card_rules", "_win_hooks",
 }
 
 

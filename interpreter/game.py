@@ -118,7 +118,7 @@ def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
 
 # Attributes a copy shares with its original: set once per setup, never changed.
 _SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_card_rules",
-                     "_always_playable"})
+                     "_always_playable", "_win_hooks"})
 
 
 class Game:
@@ -166,6 +166,7 @@ class Game:
         self.last_deltas = [0] * n
         self._card_rules: list[VariantProgram | None] = []  # card -> its rules in force (see forget_rules)
         self._always_playable: frozenset[str] = frozenset()  # Factions whose cards may always be played
+        self._win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see _win_hook)
         self.forget_rules()
         self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
                     box=setup.scenario.box, players=n,
@@ -264,8 +265,22 @@ class Game:
         if entry is None:
             always = frozenset(f for f in self.setup.faction_power
                                if self.setup.rules(f, self.variant_of(f)).always_playable)
-            entry = memo[key] = ([None] * len(self.cards), always)
-        self._card_rules, self._always_playable = entry
+            entry = memo[key] = ([None] * len(self.cards), always, {})
+        self._card_rules, self._always_playable, self._win_hooks = entry
+
+    def _win_hook(self, faction: str) -> tuple | None:
+        """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
+        hooks = self._win_hooks
+        if faction not in hooks:
+            power = self.setup.faction_power.get(faction)
+            hook = None
+            if power is not None:
+                variant = self.variant_of(faction)
+                if power.variant(variant).on_win is not None:
+                    kind = "fixed" if power.fixed else variant
+                    hook = ((str(power.file), kind, "win"), power.name, kind)
+            hooks[faction] = hook
+        return hooks[faction]
 
     # ------------------------------------------------------------- the loop
     def _advance(self) -> None:
@@ -396,7 +411,8 @@ class Game:
     # builds no labels (the options are made once per setup) and records events inline.
     def _phase_start_trick(self) -> None:
         n = self.n
-        if not any(self.holds_cards(s) for s in range(n)):
+        zones = self.zones
+        if not any([zones[key] for key in self.hand_keys]) and not any([zones[key] for key in self.transfer_keys]):
             self.phase = "count"
             return
         self.tricks_played += 1
@@ -467,8 +483,11 @@ class Game:
         seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
-        rules = self.rules_of(card)
-        self._move(card, "table")
+        rules = self._card_rules[card] or self.rules_of(card)
+        zones, loc = self.zones, self.loc
+        zones[loc[card]].remove(card)  # _move, inlined: this runs for every card played
+        zones["table"].append(card)
+        loc[card] = "table"
         led = trick.led
         if led is None and not rules.never_leads:
             trick.led = led = faction
@@ -529,16 +548,13 @@ class Game:
             self.log.append({"event": "win", "round": self.round_no, "seat": winner, "led": trick.led,
                              "blocked": blocked, "cards": [label[p.card] for p in trick.plays]})
         self.active = winner
-        if trick.led is not None and not blocked:
-            power = self.setup.faction_power.get(trick.led)
-            if power is not None:
-                variant = self.variant_of(trick.led)
-                kind = "fixed" if power.fixed else variant
-                if power.variant(variant).on_win is not None:
-                    if self.record:
-                        self._event("power", power=power.name, variant=kind, seat=winner)
-                    self.frames.append(vm.Frame((str(power.file), kind, "win"), winner, None,
-                                                tuple(won[:len(trick.plays)]), encounter, trick.led, trick.leader))
+        hook = self._win_hook(trick.led) if trick.led is not None and not blocked else None
+        if hook is not None:
+            key, name, kind = hook
+            if self.record:
+                self._event("power", power=name, variant=kind, seat=winner)
+            self.frames.append(vm.Frame(key, winner, None, tuple(won[:len(trick.plays)]), encounter, trick.led,
+                                        trick.leader))
         self.after_frames = "end_trick"
         self.phase = "powers"
 
