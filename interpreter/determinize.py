@@ -25,11 +25,9 @@ from __future__ import annotations
 
 import copy
 import random
-from types import SimpleNamespace
 from typing import Iterable, Mapping
 
-from . import position
-from .game import Decision, Game, Play, Trick
+from .game import Decision, Game, Play, Trick, round_deck
 from .setup import GameSetup
 
 #: Decision kinds at which a determinization can be built from an observation.
@@ -43,7 +41,7 @@ _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
     "named_lead", "trick", "carried", "transfer_picks", "frames", "pending", "pending_request", "history",
     "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames",
-    "_card_rules", "_win_hooks",
+    "_in_force", "_card_rules",
 }
 
 
@@ -55,16 +53,11 @@ class DeterminizeError(ValueError):
 def in_play_cards(setup: GameSetup, observation: Mapping) -> list[int]:
     """The card ids of this round's deck, from the Factions in play the observation lists.
 
-    The kernel's own rule (`Game.round_cards`: each Faction's cards, with the
-    promo swaps when they are on) is applied to a stand-in of the game that
-    has only the setup and the Factions in play.
+    The kernel's own rule (`game.round_deck`: each Faction's cards, with the
+    promo swaps when they are on).
     """
     factions = tuple(observation.get("always", setup.always)) + tuple(f["faction"] for f in observation["factions"])
-    stand_in = SimpleNamespace(setup=setup, factions_in_play=lambda: factions)
-    round_cards = getattr(Game, "round_cards", None)
-    if round_cards is not None:
-        return sorted(round_cards(stand_in))
-    return sorted(position.in_play_cards(stand_in))  # pragma: no cover - an older kernel
+    return sorted(round_deck(setup, factions))
 
 
 def _faction_rules(setup: GameSetup, observation: Mapping, faction: str):

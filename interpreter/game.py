@@ -80,8 +80,7 @@ class CardTables:
 
     def __init__(self, cards, players: int) -> None:
         self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
-        # Factions and variants in force -> (rules per card, Factions always playable)
-        self.rules_memo: dict[tuple, tuple[list, frozenset]] = {}
+        self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
         self.value = tuple(c.value for c in cards)
@@ -105,6 +104,34 @@ class Trick:
     named: bool = False  # the Faction led was named before the lead
 
 
+class InForce:
+    """What follows from the Factions and variants in play, worked out lazily.
+
+    It depends on nothing else, so one object serves every game (and every copy
+    or sampled state) of a setup with the same Factions and variants.
+    """
+
+    __slots__ = ("rules", "always_playable", "win_hooks", "deck")
+
+    def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
+        self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
+        self.always_playable = always_playable  # Factions whose cards may always be played
+        self.win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see Game._win_hook)
+        self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
+
+
+def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
+    """The cards of a round with these Factions in play (promo cards in place when used)."""
+    deck: list[int] = []
+    for faction in factions_in_play:
+        ids = list(setup.faction_cards[faction])
+        swap = setup.promo_swaps.get(faction)
+        if swap and setup.options.promos:
+            ids = [swap[1] if c == swap[0] else c for c in ids]
+        deck.extend(ids)
+    return deck
+
+
 def tables_of(setup: GameSetup) -> CardTables:
     """The setup's CardTables, built on first use."""
     if setup.kernel_tables is None:
@@ -117,8 +144,8 @@ def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
-_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_card_rules",
-                     "_always_playable", "_win_hooks"})
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force",
+                     "_card_rules"})
 
 
 class Game:
@@ -164,16 +191,16 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
-        self._card_rules: list[VariantProgram | None] = []  # card -> its rules in force (see forget_rules)
-        self._always_playable: frozenset[str] = frozenset()  # Factions whose cards may always be played
-        self._win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see _win_hook)
+        self._in_force: InForce  # set by forget_rules
+        self._card_rules: list[VariantProgram | None]  # self._in_force.rules, read at every play
         self.forget_rules()
-        self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
-                    box=setup.scenario.box, players=n,
-                    factions=[list(f) for f in self.factions], added=list(self.added),
-                    options={"express": setup.options.express, "promos": setup.options.promos,
-                             "random_powers": setup.options.random_powers,
-                             "faction_change": setup.options.faction_change})
+        if record:
+            self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
+                        box=setup.scenario.box, players=n,
+                        factions=[list(f) for f in self.factions], added=list(self.added),
+                        options={"express": setup.options.express, "promos": setup.options.promos,
+                                 "random_powers": setup.options.random_powers,
+                                 "faction_change": setup.options.faction_change})
         self._advance()
 
     # ------------------------------------------------------------ public API
@@ -227,14 +254,13 @@ class Game:
 
     def round_cards(self) -> list[int]:
         """The cards of a round with the Factions now in play (promo cards in place when used)."""
-        deck: list[int] = []
-        for faction in self.factions_in_play():
-            ids = list(self.setup.faction_cards[faction])
-            swap = self.setup.promo_swaps.get(faction)
-            if swap and self.setup.options.promos:
-                ids = [swap[1] if c == swap[0] else c for c in ids]
-            deck.extend(ids)
-        return deck
+        return list(self._round_deck())
+
+    def _round_deck(self) -> tuple[int, ...]:
+        in_force = self._in_force
+        if in_force.deck is None:
+            in_force.deck = tuple(round_deck(self.setup, self.factions_in_play()))
+        return in_force.deck
 
     def label(self, card: int) -> str:
         return self.tables.label[card]
@@ -260,17 +286,18 @@ class Game:
         a sampled state does not look them all up again.
         """
         key = tuple(map(tuple, self.factions))
-        memo = self.tables.rules_memo
-        entry = memo.get(key)
-        if entry is None:
+        memo = self.tables.in_force
+        in_force = memo.get(key)
+        if in_force is None:
             always = frozenset(f for f in self.setup.faction_power
                                if self.setup.rules(f, self.variant_of(f)).always_playable)
-            entry = memo[key] = ([None] * len(self.cards), always, {})
-        self._card_rules, self._always_playable, self._win_hooks = entry
+            in_force = memo[key] = InForce(len(self.cards), always)
+        self._in_force = in_force
+        self._card_rules = in_force.rules
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
-        hooks = self._win_hooks
+        hooks = self._in_force.win_hooks
         if faction not in hooks:
             power = self.setup.faction_power.get(faction)
             hook = None
@@ -318,28 +345,32 @@ class Game:
         # Done zone by zone rather than card by card: the same order as moving each card.
         zones, loc = self.zones, self.loc
         out = zones["out"]
-        out.extend(c for c in range(len(loc)) if loc[c] != "out")
+        back = [c for c, where in enumerate(loc) if where != "out"]
+        out.extend(back)
         for key, cards in zones.items():
             if key != "out":
                 cards.clear()
+        for card in back:
+            loc[card] = "out"
         carried = {c for seat in self.carried for c in seat}
-        deck = [c for c in self.round_cards() if c not in carried]
+        deck = [c for c in self._round_deck() if c not in carried]
         self.rng.shuffle(deck)
         per_seat = self.setup.deal[self.n]
+        dealt = set(deck) | carried
         for seat in range(self.n):
-            hand = zones[self.hand_keys[seat]]
+            key = self.hand_keys[seat]
+            hand = zones[key]
             hand.extend(self.carried[seat])
-            for _ in range(max(per_seat - len(self.carried[seat]), 0)):
-                if deck:
-                    hand.append(deck.pop())
-        zones["reserve"].extend(deck)
-        dealt = set(deck)
-        for seat in range(self.n):
-            dealt.update(zones[self.hand_keys[seat]])
-        out[:] = [c for c in out if c not in dealt]
-        for key, cards in zones.items():
-            for card in cards:
+            take = min(max(per_seat - len(self.carried[seat]), 0), len(deck))
+            if take:
+                hand.extend(reversed(deck[-take:]))  # dealt from the end of the deck, one card at a time
+                del deck[-take:]
+            for card in hand:
                 loc[card] = key
+        zones["reserve"].extend(deck)
+        for card in deck:
+            loc[card] = "reserve"
+        out[:] = [c for c in out if c not in dealt]
         self.carried = [[] for _ in range(self.n)]
         self.round_gain = [0] * self.n
         self.tricks_played = 0
@@ -448,7 +479,7 @@ class Game:
         following = [c for c in held if faction[c] == led]
         if not following or len(following) == len(held):
             return held
-        always = self._always_playable
+        always = self._in_force.always_playable
         return [c for c in held if faction[c] == led or faction[c] in always]
 
     def _phase_lead(self) -> None:
