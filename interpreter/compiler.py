@@ -12,6 +12,7 @@ clockwise from the acting Community).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -318,9 +319,10 @@ class Compiler:
             if op == "in":
                 return lambda ctx: left(ctx) in right(ctx)
             return lambda ctx: left(ctx) not in right(ctx)
-        import operator
-
-        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        fn = _COMPARISONS[op]
+        if isinstance(n.right, (ast.IntLit, ast.FactionLit)):  # `faction is Zombies`, `count(...) > 0`: one call less
+            constant = n.right.value if isinstance(n.right, ast.IntLit) else n.right.name
+            return lambda ctx: fn(left(ctx), constant)
         return lambda ctx: fn(left(ctx), right(ctx))
 
     def _with_it(self, source: Fn, body: Fn, keep: Callable[[Any, list], Any]):
@@ -473,6 +475,9 @@ def _element(t: str) -> str:
 
     return ELEMENT_OF[as_set(t)]
 
+
+_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                ">=": operator.ge}
 
 _BUILTIN_READERS: dict[str, Fn] = {
     "self": lambda ctx: ctx.me,

@@ -682,9 +682,10 @@ class Game:
         self.phase = "powers"
 
     def _phase_end_round(self) -> None:
+        survivors = self.tables.read["survivors"]
         deltas = []
         for seat in range(self.n):
-            base = sum(self.cards[c].survivors for c in self.zone("expedition", seat))
+            base = sum([survivors[c] for c in self.zones[self.expedition_keys[seat]]])
             deltas.append(base + self.round_gain[seat])
         self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
         self.last_deltas = deltas
