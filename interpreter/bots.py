@@ -41,9 +41,10 @@ from typing import Iterable, Mapping
 
 from . import vm
 from .determinize import hidden_cards, in_play_cards, trick_voids
-from .game import Decision, tables_of
+from .game import Decision
 from .ir import power_ir
 from .setup import GameSetup
+from .tables import tables_of
 
 
 # ======================================================================= IR

@@ -27,8 +27,9 @@ import copy
 import random
 from typing import Iterable, Mapping
 
-from .game import Decision, Game, Play, Trick, round_deck
+from .game import Decision, Game, Play, Trick
 from .setup import GameSetup
+from .tables import round_deck
 
 #: Decision kinds at which a determinization can be built from an observation.
 #: A choice inside a power (choose/ask) needs the state of the running power,

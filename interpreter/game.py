@@ -20,14 +20,14 @@ import copy
 import functools
 import random
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from . import vm
 from .compiler import VariantProgram
 from .errors import GameRuleError
 from .setup import GameSetup
+from .tables import InForce, Option, round_deck, tables_of
 
-SIDES = ("+", "-")
 LEAD_PROMPT = "Lead a card: choose it and the side of the board"
 
 
@@ -41,11 +41,6 @@ def _scenario_reference(scenario) -> str:
     if scenario.source is not None and scenario.id.lower().endswith((".yaml", ".yml")):
         return str(scenario.source)
     return scenario.id
-
-
-class Option(NamedTuple):  # a tuple: games build thousands of them
-    value: Any
-    label: str
 
 
 _STOP_OPTION = Option(vm.STOP, "stop choosing")
@@ -71,29 +66,6 @@ class Play(NamedTuple):
     trump: bool = False
 
 
-class CardTables:
-    """Per-card facts the trick loop reads at every play, looked up once per setup.
-
-    The options of a lead or a follow are the same objects in every trick, so
-    a playout builds no labels and no tuples for them.
-    """
-
-    def __init__(self, cards, players: int) -> None:
-        self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
-        self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
-        self.label = tuple(c.label for c in cards)
-        self.faction = tuple(c.faction for c in cards)
-        self.value = tuple(c.value for c in cards)
-        # a card's attributes as the power language reads them (no value reads as 0)
-        self.read = {"faction": self.faction, "value": tuple(v or 0 for v in self.value),
-                     "survivors": tuple(c.survivors or 0 for c in cards)}
-        # the seats clockwise from each seat, that seat first
-        self.clockwise = tuple(tuple((start + i) % players for i in range(players)) for start in range(players))
-        self.follow = tuple(Option(i, c.label) for i, c in enumerate(cards))
-        self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in SIDES)
-                          for i, c in enumerate(cards))
-
-
 @dataclass
 class Trick:
     leader: int
@@ -102,41 +74,6 @@ class Trick:
     side: str | None = None
     plays: list[Play] = field(default_factory=list)
     named: bool = False  # the Faction led was named before the lead
-
-
-class InForce:
-    """What follows from the Factions and variants in play, worked out lazily.
-
-    It depends on nothing else, so one object serves every game (and every copy
-    or sampled state) of a setup with the same Factions and variants.
-    """
-
-    __slots__ = ("rules", "always_playable", "win_hooks", "deck")
-
-    def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
-        self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
-        self.always_playable = always_playable  # Factions whose cards may always be played
-        self.win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see Game._win_hook)
-        self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
-
-
-def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
-    """The cards of a round with these Factions in play (promo cards in place when used)."""
-    deck: list[int] = []
-    for faction in factions_in_play:
-        ids = list(setup.faction_cards[faction])
-        swap = setup.promo_swaps.get(faction)
-        if swap and setup.options.promos:
-            ids = [swap[1] if c == swap[0] else c for c in ids]
-        deck.extend(ids)
-    return deck
-
-
-def tables_of(setup: GameSetup) -> CardTables:
-    """The setup's CardTables, built on first use."""
-    if setup.kernel_tables is None:
-        setup.kernel_tables = CardTables(setup.cards, setup.n)
-    return setup.kernel_tables
 
 
 def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
