@@ -619,7 +619,7 @@ class Game:
         self.phase = "powers"
 
     def _phase_end_round(self) -> None:
-        survivors = self.tables.read["survivors"]
+        survivors, label = self.tables.read["survivors"], self.tables.label
         deltas = []
         for seat in range(self.n):
             base = sum([survivors[c] for c in self.zones[self.expedition_keys[seat]]])
@@ -630,7 +630,7 @@ class Game:
             "round": self.round_no,
             "deltas": deltas,
             "populations": list(self.population),
-            "expeditions": [[self.label(c) for c in self.zone("expedition", s)] for s in range(self.n)],
+            "expeditions": [[label[c] for c in self.zones[key]] for key in self.expedition_keys],
             "factions": [list(f) for f in self.factions],
         }
         self.history.append(record)
