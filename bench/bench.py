@@ -5,6 +5,7 @@
     python bench/bench.py --json     # machine-readable JSON only, on stdout
     python bench/bench.py --quick    # a tiny budget (seconds): checks the script, not the speed
     python bench/bench.py --profile  # also the top functions of a cProfile of the playouts (stderr)
+    python bench/bench.py --calls    # only Python function calls per trick: a count no machine load changes
 
 It measures:
 
@@ -302,6 +303,26 @@ def profile_playouts(games: int, top: int, seed: int = 1) -> str:
     return out.getvalue()
 
 
+def count_calls(games: int = 100, seed: int = 5) -> dict:
+    """Python function calls per trick under cProfile: the kernel (with and without the log) and the floor."""
+    all_setups = setups()
+    out = {}
+    for record in (False, True):
+        profiler = cProfile.Profile()
+        tricks = 0
+        profiler.enable()
+        for setup in all_setups.values():
+            tricks += time_playouts(setup, games, seed, record=record)[1]
+        profiler.disable()
+        out["logged_playout" if record else "playout"] = round(pstats.Stats(profiler).total_calls / tricks, 1)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    tricks = time_floor(games * 5, seed)[1]
+    profiler.disable()
+    out["floor"] = round(pstats.Stats(profiler).total_calls / tricks, 1)
+    return out
+
+
 def render(result: dict) -> str:
     lines = [
         f"happydayz benchmark (Python {result['machine']['python']}, {result['machine']['cpus']} CPUs"
@@ -335,8 +356,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a tiny budget: checks the script, not the speed")
     parser.add_argument("--profile", action="store_true",
                         help="also print a cProfile of the playouts (top functions by own time) on stderr")
+    parser.add_argument("--calls", action="store_true",
+                        help="only count Python function calls per trick (cProfile), a figure no load changes")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the games and the floor (default 1)")
     args = parser.parse_args(argv)
+    if args.calls:
+        calls = count_calls()
+        print(json.dumps(calls, indent=2) if args.json else
+              "\n".join(f"  {name:<16} {value:>7.1f} calls/trick" for name, value in calls.items()))
+        return 0
     result = measure(quick=args.quick, seed=args.seed)
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")

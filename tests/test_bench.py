@@ -45,3 +45,13 @@ def test_the_floor_plays_twelve_tricks_of_four_cards():
     deck = bench.floor_deck()
     assert len(deck) == 62
     assert bench.floor_round(random.Random(0), deck) == 12
+
+
+def test_calls_counts_python_calls_per_trick():
+    done = subprocess.run([sys.executable, str(BENCH), "--calls", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    calls = json.loads(done.stdout)
+    assert set(calls) == {"playout", "logged_playout", "floor"}
+    # the event log costs calls, and the kernel does more than the bare loop: real counts, not placeholders
+    assert calls["floor"] < calls["playout"] < calls["logged_playout"]
