@@ -320,7 +320,7 @@ class Compiler:
                 return lambda ctx: left(ctx) in right(ctx)
             return lambda ctx: left(ctx) not in right(ctx)
         fn = _COMPARISONS[op]
-        if isinstance(n.right, (ast.IntLit, ast.FactionLit)):  # `faction is Zombies`, `count(...) > 0`: one call less
+        if isinstance(n.right, (ast.IntLit, ast.FactionLit)):  # `faction is X`, `count(...) > 0`: one call less
             constant = n.right.value if isinstance(n.right, ast.IntLit) else n.right.name
             return lambda ctx: fn(left(ctx), constant)
         return lambda ctx: fn(left(ctx), right(ctx))

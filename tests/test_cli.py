@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,6 @@ from happydayz.simulate import default_scenario, game_seed, simulate
 
 POWERS = data_dir("powers")
 BOXES = data_dir("boxes")
-INTERPRETER = Path(__file__).resolve().parent.parent / "interpreter"
-MY_FILES = ["cli.py", "__main__.py", "agents.py", "simulate.py", "play.py", "savegame.py"]
 
 
 def run(capsys, *argv, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
@@ -81,17 +78,6 @@ def test_bad_scenario_file_exits_1(capsys, tmp_path):
 
 def test_the_default_scenario_is_scenario_1_of_the_last_box():
     assert default_scenario() == "woodstock-fever/1"
-
-
-def test_my_modules_name_no_faction_or_box():
-    names = re.compile(r"hippie|soldier|\bdogs?\b|survivalist|cheerleader|biker|mini-?van|police|governor|nurse|"
-                       r"preacher|scientist|bunker|horde|patient.?zero|woodstock|american.?dream|\bChildren\b",
-                       re.IGNORECASE)
-    for name in MY_FILES:
-        text = (INTERPRETER / name).read_text(encoding="utf-8")
-        assert not names.search(text), f"{name}: {names.search(text).group()}"
-        if name not in ("cli.py", "__main__.py"):
-            assert "zombie" not in text.lower(), name
 
 
 # --- simulate --------------------------------------------------------------------

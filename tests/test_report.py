@@ -19,8 +19,6 @@ from happydayz.report import (PLOT_NAMES, ResultsProblem, add_report, analyse, b
 from happydayz.simulate import game_seed, prepare, simulate, to_json
 from happydayz.stats import mean_interval, proportion_z_test, rate, wilson_interval, z_value
 
-INTERPRETER = Path(__file__).resolve().parent.parent / "interpreter"
-
 
 # --------------------------------------------------------------------- stats
 
@@ -359,12 +357,3 @@ def test_the_command_writes_the_report_into_report_by_default(simulate_results, 
     assert _main_with_report(monkeypatch, ["report", str(simulate_results)]) == 0
     out, _ = capsys.readouterr()
     assert str(Path("report") / "report.md") in out and (tmp_path / "report" / "report.md").is_file()
-
-
-def test_the_report_modules_name_no_faction_or_box():
-    names = re.compile(r"hippie|soldier|\bdogs?\b|survivalist|cheerleader|biker|mini-?van|police|governor|nurse|"
-                       r"preacher|scientist|bunker|horde|patient.?zero|woodstock|american.?dream|\bChildren\b|zombie",
-                       re.IGNORECASE)
-    for name in ("report.py", "stats.py"):
-        text = (INTERPRETER / name).read_text(encoding="utf-8")
-        assert not names.search(text), f"{name}: {names.search(text).group()}"
