@@ -158,6 +158,28 @@ def test_copy_is_independent():
     check_invariants(twin)
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenario_id=st.sampled_from(SCENARIOS + ("woodstock-fever/4", "american-dream/5")),
+       players=st.integers(2, 5), random_powers=st.booleans(), seed=st.integers(0, 2**32 - 1),
+       where=st.floats(0, 1))
+def test_a_copy_taken_anywhere_plays_on_as_the_original(scenario_id, players, random_powers, seed, where):
+    """Copies share what never changes; playing the original must not move the copy (mid-power too)."""
+    setup = setup_for(scenario_id, players, False, random_powers=random_powers)
+    original = playout(setup, seed, check=False)
+    stop = int(where * (len(original.answers) - 1))
+    g = Game(setup, seed)
+    for index in original.answers[:stop]:
+        g.apply(index)
+    twin = g.copy()
+    snapshot = (twin.log[:], [list(z) for z in twin.zones.values()], list(twin.population))
+    for index in original.answers[stop:]:
+        g.apply(index)
+    assert (twin.log, [list(z) for z in twin.zones.values()], twin.population) == snapshot
+    for index in original.answers[stop:]:
+        twin.apply(index)
+    assert twin.over and twin.log == original.log and twin.population == original.population
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario_id=st.sampled_from(SCENARIOS), players=st.integers(2, 5), patient_zero=st.booleans(),
        seed=st.integers(0, 2**32 - 1))
