@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .compiler import CompiledPower, VariantProgram
 from .errors import Diagnostic, GameRuleError, Span
 from .boxes import promo_card
 from .model import VARIANTS, Library, Scenario
 from .powers import load_power
+
+if TYPE_CHECKING:  # the tables are built from a setup, so they import this module
+    from .tables import CardTables
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class GameSetup:
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
     programs: dict[tuple, object] = field(default_factory=dict)
-    kernel_tables: object = field(default=None, init=False, repr=False, compare=False)  # built by its first Game
+    kernel_tables: CardTables | None = field(default=None, init=False, repr=False, compare=False)  # see tables_of
 
     @property
     def n(self) -> int:
