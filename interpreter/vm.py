@@ -51,7 +51,7 @@ class Ctx:
     side: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class ChoiceRequest:
     """The VM has stopped at a choice: who chooses, among what."""
 
@@ -132,8 +132,11 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
 
 
 def _options(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> list:
-    taken = set(frame.picked or ())
-    return [x for x in dict.fromkeys(spec.source(ctx)) if x not in taken]
+    unique = dict.fromkeys(spec.source(ctx))
+    if not frame.picked:  # the usual case: nothing picked yet
+        return list(unique)
+    taken = set(frame.picked)
+    return [x for x in unique if x not in taken]
 
 
 def _choice(ctx: Ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequest | None:
