@@ -591,56 +591,52 @@ def _save(fig, out: Path, name: str) -> Path:
     return target
 
 
-def _plot_seats(analysis: dict, out: Path) -> Path:
-    seats = analysis["seats"]
-    fig = _figure(max(5.0, 1.2 * sum(len(s["seats"]) for s in seats.values()) + 2), 4.0)
-    ax = fig.add_subplot()
+def _bar_groups(ax, groups: list[tuple], many: bool) -> None:
+    """Win-rate bars with 95% error bars: one group per player count, each with its fair-share line.
+
+    `groups` holds (players, rates, colour or colours, bar names, fair share or None).
+    """
     x = 0
     ticks, labels = [], []
-    for n, section in seats.items():
-        rates = [s["win"] for s in section["seats"]]
+    for n, rates, colour, names, fair_share in groups:
         values, errors = _errors(rates)
         xs = list(range(x, x + n))
-        ax.bar(xs, values, yerr=errors, capsize=4, color="tab:blue", alpha=0.8)
-        if section["fair_share"] is not None:
-            ax.hlines(section["fair_share"], xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed",
+        ax.bar(xs, values, yerr=errors, capsize=4, color=colour, alpha=0.85)
+        if fair_share is not None:
+            ax.hlines(fair_share, xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed",
                       label="fair share" if x == 0 else None)
         ticks += xs
-        labels += [f"seat {s}" + (f"\n({n}p)" if len(seats) > 1 else "") for s in range(n)]
+        labels += [name + (f"\n({n}p)" if many else "") for name in names]
         x += n + 1
     ax.set_xticks(ticks, labels)
     ax.set_ylabel("win rate (95% CI)")
+    ax.legend(loc="lower right")
+
+
+def _seats_figure(seats: dict):
+    return _figure(max(5.0, 1.2 * sum(len(s["seats"]) for s in seats.values()) + 2), 4.0)
+
+
+def _plot_seats(analysis: dict, out: Path) -> Path:
+    seats = analysis["seats"]
+    fig = _seats_figure(seats)
+    ax = fig.add_subplot()
+    _bar_groups(ax, [(n, [s["win"] for s in section["seats"]], "tab:blue", [f"seat {s}" for s in range(n)],
+                      section["fair_share"]) for n, section in seats.items()], many=len(seats) > 1)
     ax.set_title("Win rate by seat")
     ax.set_ylim(0, min(1.0, max(r["win"].high for s in seats.values() for r in s["seats"]) * 1.25 + 0.02))
-    ax.legend(loc="lower right")
     return _save(fig, out, "seat_win_rate.png")
 
 
 def _plot_leader(analysis: dict, out: Path) -> Path:
     seats = analysis["seats"]
-    fig = _figure(max(5.0, 1.2 * sum(len(s["seats"]) for s in seats.values()) + 2), 4.0)
+    fig = _seats_figure(seats)
     ax = fig.add_subplot()
-    x = 0
-    ticks, labels = [], []
-    for n, section in seats.items():
-        leader = section["leader"]
-        if leader is None:
-            continue
-        values, errors = _errors([o["win"] for o in leader["offsets"]])
-        xs = list(range(x, x + n))
-        ax.bar(xs, values, yerr=errors, capsize=4, color=["tab:orange"] + ["tab:gray"] * (n - 1), alpha=0.85)
-        if section["fair_share"] is not None:
-            ax.hlines(section["fair_share"], xs[0] - 0.4, xs[-1] + 0.4, colors="tab:red", linestyles="dashed",
-                      label="fair share" if x == 0 else None)
-        ticks += xs
-        suffix = f"\n({n}p)" if len(seats) > 1 else ""
-        labels += [("first\nleader" if k == 0 else f"+{k}") + suffix for k in range(n)]
-        x += n + 1
-    ax.set_xticks(ticks, labels)
-    ax.set_ylabel("win rate (95% CI)")
+    _bar_groups(ax, [(n, [o["win"] for o in section["leader"]["offsets"]], ["tab:orange"] + ["tab:gray"] * (n - 1),
+                      ["first\nleader" if k == 0 else f"+{k}" for k in range(n)], section["fair_share"])
+                     for n, section in seats.items() if section["leader"] is not None], many=len(seats) > 1)
     ax.set_xlabel("seat, clockwise from the first leader")
     ax.set_title("Win rate by position relative to the first leader")
-    ax.legend(loc="lower right")
     return _save(fig, out, "first_leader_win_rate.png")
 
 
