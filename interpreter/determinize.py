@@ -42,7 +42,7 @@ _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
     "named_lead", "trick", "carried", "transfer_picks", "frames", "pending", "pending_request", "history",
     "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames",
-    "_in_force", "_card_rules",
+    "_in_force",
 }
 
 

@@ -81,8 +81,7 @@ def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
-_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force",
-                     "_card_rules"})
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force"})
 
 
 class Game:
@@ -129,7 +128,6 @@ class Game:
         self.winners: list[int] = []
         self.last_deltas = [0] * n
         self._in_force: InForce  # set by forget_rules
-        self._card_rules: list[VariantProgram | None]  # self._in_force.rules, read at every play
         self.forget_rules()
         if record:
             self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
@@ -209,10 +207,11 @@ class Game:
         return "basic"
 
     def rules_of(self, card: int) -> VariantProgram:
-        rules = self._card_rules[card]
+        known = self._in_force.rules
+        rules = known[card]
         if rules is None:
             faction = self.tables.faction[card]
-            rules = self._card_rules[card] = self.setup.rules(faction, self.variant_of(faction))
+            rules = known[card] = self.setup.rules(faction, self.variant_of(faction))
         return rules
 
     def forget_rules(self) -> None:
@@ -230,7 +229,6 @@ class Game:
                                if self.setup.rules(f, self.variant_of(f)).always_playable)
             in_force = memo[key] = InForce(len(self.cards), always)
         self._in_force = in_force
-        self._card_rules = in_force.rules
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
@@ -345,14 +343,9 @@ class Game:
         if not options:  # nothing left to pass: this pass is skipped
             self.transfer_picks.append((seat, receiver, -1))
             return
-        self.pending = Decision(seat, "transfer", self._transfer_prompt(self.n, seat, receiver), options)
-
-    @staticmethod
-    @functools.lru_cache(maxsize=None)
-    def _transfer_prompt(n: int, seat: int, receiver: int) -> str:
-        side = "left" if receiver == (seat + 1) % n and n > 2 else ("right" if n > 2 else "")
-        where = f"your {side} neighbour (Community {receiver})" if side else f"Community {receiver}"
-        return f"Choose a card to pass to {where}"
+        side = "left" if receiver == (seat + 1) % self.n and self.n > 2 else ("right" if self.n > 2 else "")
+        where = f"your {side} neighbour ({self.seat_label(receiver)})" if side else self.seat_label(receiver)
+        self.pending = Decision(seat, "transfer", f"Choose a card to pass to {where}", options)
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
         seat = d.actor
@@ -451,7 +444,7 @@ class Game:
         seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
-        rules = self._card_rules[card] or self.rules_of(card)
+        rules = self.rules_of(card)
         zones, loc = self.zones, self.loc
         zones[loc[card]].remove(card)  # _move, inlined: this runs for every card played
         zones["table"].append(card)
@@ -539,29 +532,24 @@ class Game:
             request = vm.run(self, frame, self.setup.programs[frame.key])
             if request is not None:
                 self.pending_request = request
-                if request.element == "Card":
-                    follow = self.tables.follow
-                    options = [follow[v] if v != vm.STOP else _STOP_OPTION for v in request.options]
-                elif request.element == "Community":
-                    seats = self.tables.seat
-                    options = [seats[v] if v != vm.STOP else _STOP_OPTION for v in request.options]
-                else:
-                    options = [Option(v, self._value_label(v, request.element)) for v in request.options]
-                self.pending = Decision(request.actor, request.kind, request.prompt, tuple(options))
+                element = request.element
+                options = tuple([self._value_option(v, element) for v in request.options])
+                self.pending = Decision(request.actor, request.kind, request.prompt, options)
                 return
             self.frames.pop(0)
         self.phase = self.after_frames
 
-    def _value_label(self, value, element: str) -> str:
+    def _value_option(self, value, element: str) -> Option:
+        """The option for a value a power offers (cards and seats reuse the setup's option objects)."""
         if value == vm.STOP:
-            return "stop choosing"
+            return _STOP_OPTION
         if element == "Card":
-            return self.label(value)
+            return self.tables.follow[value]
         if element == "Community":
-            return self.seat_label(value)
+            return self.tables.seat[value]
         if element == "Yes/No":
-            return "yes" if value else "no"
-        return str(value)
+            return Option(value, "yes" if value else "no")
+        return Option(value, str(value))
 
     def _answer_choose(self, d: Decision, value) -> None:
         frame = self.frames[0]
