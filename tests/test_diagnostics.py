@@ -204,22 +204,17 @@ def test_a_mistake_names_the_block_that_is_not_closed():
 # ------------------------------------------------------------------ codes that no file in the folder gives
 
 
-def test_a_power_file_that_is_too_large(tmp_path: Path):
-    path = tmp_path / "big.power"
-    path.write_text("#" * (MAX_SOURCE_BYTES + 1), encoding="utf-8")
-    code, output = run(["check", "big.power"], cwd=tmp_path)
+@pytest.mark.parametrize("name, size, first_line", [
+    ("big.power", MAX_SOURCE_BYTES + 1,
+     "big.power:1:1: error[S004]: the file is larger than 256 KiB; a power file should be a page of text"),
+    ("big.yaml", 1024 * 1024 + 1,
+     "big.yaml:1:1: error[D002]: the file is larger than 1048576 bytes (1024 KiB); refusing to read it"),
+])
+def test_a_file_that_is_too_large(tmp_path: Path, name, size, first_line):
+    (tmp_path / name).write_text("#" * size, encoding="utf-8")
+    code, output = run(["check", name], cwd=tmp_path)
     assert code == 1
-    assert output.splitlines()[0] == ("big.power:1:1: error[S004]: the file is larger than 256 KiB; "
-                                      "a power file should be a page of text")
-
-
-def test_a_yaml_file_that_is_too_large(tmp_path: Path):
-    path = tmp_path / "big.yaml"
-    path.write_text("#" * (1024 * 1024 + 1), encoding="utf-8")
-    code, output = run(["check", "big.yaml"], cwd=tmp_path)
-    assert code == 1
-    assert output.splitlines()[0] == ("big.yaml:1:1: error[D002]: the file is larger than 1048576 bytes "
-                                      "(1024 KiB); refusing to read it")
+    assert output.splitlines()[0] == first_line
 
 
 def test_a_power_file_that_cannot_be_read(tmp_path: Path):
