@@ -278,3 +278,22 @@ class PowerFile(Node):
     hooks: tuple[Hook, ...]  # a fixed power's own hooks
     rules: tuple[Rule, ...]
     source: str  # the text, for diagnostics
+
+
+# ---------------------------------------------------------------- walking
+
+
+def walk(node: Node):
+    """`node` and every node below it, depth first."""
+    yield node
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            yield from _nodes_in(getattr(node, name))
+
+
+def _nodes_in(value: object):
+    if isinstance(value, Node):
+        yield from walk(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)

@@ -898,7 +898,7 @@ class Renderer:
     def inlinable(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> bool:
         if any(_sets(r, s.name) for r in rest):
             return False
-        for node in _walk(s.value):
+        for node in ast.walk(s.value):
             if isinstance(node, ast.Call) and node.function == "random":
                 return False
             if isinstance(node, ast.NameRef) and node.name in ctx.vars:
@@ -1081,7 +1081,7 @@ class Renderer:
             timing = "at the end of the round"
             if self.power.binding.kind == "card":
                 timing += ", if this card is in your Expedition zone"
-            if any(isinstance(n, ast.Score) for n in _walk(h.body)):
+            if any(isinstance(n, ast.Score) for n in ast.walk(h.body)):
                 timing += ", on top of what your cards are worth"
         body = self.block(h.body.statements, ctx)
         if len(body) == 1 and body[0][0] == 0 and ":" not in body[0][1]:
@@ -1099,37 +1099,12 @@ class Renderer:
         return paragraphs or [[(0, "no effect")]]
 
 
-# ---------------------------------------------------------- tree walking
-
-
-def _child_nodes(node: object):
-    if isinstance(node, ast.Node):
-        for name in node.__dataclass_fields__:
-            if name == "span":
-                continue
-            yield from _flatten(getattr(node, name))
-
-
-def _flatten(value: object):
-    if isinstance(value, ast.Node):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _flatten(item)
-
-
-def _walk(node: ast.Node):
-    yield node
-    for child in _child_nodes(node):
-        yield from _walk(child)
-
-
 def _sets(node: ast.Node, name: str) -> bool:
-    return any(isinstance(n, ast.SetVar) and n.name == name for n in _walk(node))
+    return any(isinstance(n, ast.SetVar) and n.name == name for n in ast.walk(node))
 
 
 def _moves(node: ast.Node) -> bool:
-    return any(isinstance(n, (ast.Move, ast.Draw, ast.Deal)) for n in _walk(node))
+    return any(isinstance(n, (ast.Move, ast.Draw, ast.Deal)) for n in ast.walk(node))
 
 
 def _conjuncts(node: ast.Node):

@@ -341,6 +341,20 @@ class Compiler:
 
     def x_Where(self, n):
         source = self.group(n.source)
+        test = self._attribute_test(n.condition)
+        if test is not None:
+            attr, compare, wanted = test
+
+            if compare is operator.eq:  # `faction is X`, the usual filter: no call per element
+                def filtered(ctx):
+                    column, value = ctx.g.tables.read[attr], wanted(ctx)
+                    return tuple([x for x in source(ctx) if column[x] == value])
+            else:
+                def filtered(ctx):
+                    column, value = ctx.g.tables.read[attr], wanted(ctx)
+                    return tuple([x for x in source(ctx) if compare(column[x], value)])
+
+            return filtered
         cond = self.expr(n.condition)
 
         def keep(ctx, items, body):
@@ -352,6 +366,20 @@ class Compiler:
             return tuple(out)
 
         return self._with_it(source, cond, keep)
+
+    def _attribute_test(self, cond: ast.Node):
+        """(attribute, comparison, value) for `faction is led`, `value > 5` and the like, else None.
+
+        Most filters compare one attribute of each element with a value that does not
+        depend on the element (a literal or a name other than `it`): read that value
+        once instead of binding `it` for every element.
+        """
+        if not (isinstance(cond, ast.Compare) and cond.op in _COMPARISONS and isinstance(cond.left, ast.BareAttr)):
+            return None
+        right = cond.right
+        if isinstance(right, (ast.IntLit, ast.FactionLit)) or (isinstance(right, ast.NameRef) and right.name != "it"):
+            return cond.left.attr, _COMPARISONS[cond.op], self.expr(right)
+        return None
 
     def x_Except(self, n):
         source = self.group(n.source)
@@ -436,10 +464,16 @@ class Compiler:
             def draw(ctx):
                 pool = list(source(ctx))
                 k = min(max(how_many(ctx), 0), len(pool))
-                return tuple(ctx.g.rng.sample(pool, k)) if k else ()
+                return Blind(ctx.g.rng.sample(pool, k)) if k else ()
 
             return draw
         raise TypeError(f"unknown function {name}")  # pragma: no cover
+
+
+class Blind(tuple):
+    """Cards a power picked at random: nobody sees which (the kernel's public memory needs to know)."""
+
+    __slots__ = ()
 
 
 _GROUP_FUNCTIONS = {"count", "highest", "lowest", "first", "last", "random"}

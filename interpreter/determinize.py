@@ -40,8 +40,8 @@ SUPPORTED_KINDS = ("transfer", "lead", "follow")
 # is mutable is deep-copied from the blank game).
 _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
-    "named_lead", "trick", "carried", "transfer_picks", "frames", "pending", "pending_request", "history",
-    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames",
+    "named_lead", "trick", "carried", "transfer_picks", "frames", "decision", "pending_request", "history",
+    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "known", "voids",
     "_in_force",
 }
 
@@ -78,13 +78,20 @@ def known_cards(observation: Mapping) -> set[int]:
     seen = {c["id"] for c in observation["hand"]}
     for zone in observation["transfer"]:
         seen.update(c["id"] for c in zone)
-    for zone in observation["expedition_face_up"]:
-        seen.update(c["id"] for c in zone)
+    for seat in range(len(observation["expedition_face_up"])):
+        seen.update(expedition_seen(observation, seat))
     if observation.get("encounter"):
         seen.add(observation["encounter"]["id"])
     if observation.get("trick"):
         seen.update(p["id"] for p in observation["trick"]["plays"])
     return seen
+
+
+def expedition_seen(observation: Mapping, seat: int) -> list[int]:
+    """The cards known to lie in a Community's Expedition zone: its face-up ones and those everyone saw go there."""
+    ids = [c["id"] for c in observation["expedition_face_up"][seat]]
+    ids += [c["id"] for c in observation.get("expedition_known", [[]] * (seat + 1))[seat]]
+    return list(dict.fromkeys(ids))
 
 
 def hidden_cards(setup: GameSetup, observation: Mapping) -> list[int]:
@@ -167,6 +174,8 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     if use_voids:
         for seat, fs in trick_voids(setup, observation).items():
             forbidden.setdefault(seat, set()).update(fs)
+        for seat, fs in enumerate(observation.get("voids", ())):
+            forbidden.setdefault(seat, set()).update(fs)
         for seat, fs in (voids or {}).items():
             forbidden.setdefault(int(seat), set()).update(fs)
     places: list[tuple[str, int, frozenset]] = []
@@ -178,7 +187,7 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     face_up = frozenset(f for f in list(observation.get("always", setup.always)) +
                         [x["faction"] for x in observation["factions"]] if _faction_rules(setup, observation, f).face_up)
     for seat in range(n):
-        face_down = observation["expedition_sizes"][seat] - len(observation["expedition_face_up"][seat])
+        face_down = observation["expedition_sizes"][seat] - len(expedition_seen(observation, seat))
         places.append((f"expedition:{seat}", face_down, face_up))
     places.append(("reserve", observation["reserve_size"], frozenset()))
     pool = hidden_cards(setup, observation)
@@ -209,7 +218,7 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     zones[f"hand:{me}"] = [c["id"] for c in observation["hand"]]
     for seat in range(n):
         zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
-        zones[f"expedition:{seat}"] = [c["id"] for c in observation["expedition_face_up"][seat]]
+        zones[f"expedition:{seat}"] = expedition_seen(observation, seat)
     if observation.get("encounter"):
         zones["encounter"] = [observation["encounter"]["id"]]
     if trick_obs:
@@ -235,9 +244,11 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     game.designated = None
     game.named_lead = None
     game.carried = [[] for _ in range(n)]
+    game.known = [[c["id"] for c in zone] for zone in observation.get("expedition_known", [[]] * n)]
+    game.voids = [set(v) for v in observation.get("voids", [()] * n)]
     game.frames = []
     game.after_frames = ""
-    game.pending = None
+    game.decision = None
     game.pending_request = None
     game.history = [{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
                      "expeditions": [], "factions": []} for h in observation.get("history", [])]
@@ -297,5 +308,5 @@ def _transfer_picks(game: Game, setup: GameSetup, observation: Mapping, decision
     game.transfer_picks = picks
 
 
-__all__ = ["sample_state", "in_play_cards", "known_cards", "hidden_cards", "trick_voids", "DeterminizeError",
+__all__ = ["sample_state", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids", "DeterminizeError",
            "SUPPORTED_KINDS"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import vm
-from .compiler import VariantProgram
+from .compiler import Blind, VariantProgram
 from .errors import GameRuleError
 from .setup import GameSetup
 from .tables import InForce, Option, round_deck, tables_of
@@ -60,10 +60,17 @@ class Decision(NamedTuple):  # a tuple: one is built for every decision of every
         return None
 
 
+# Decision((actor, kind, prompt, options)) without the Python-level __new__ of a NamedTuple
+_decision = functools.partial(tuple.__new__, Decision)
+
+
 class Play(NamedTuple):
     seat: int
     card: int
     trump: bool = False
+
+
+_play = functools.partial(tuple.__new__, Play)  # Play((seat, card, trump)), as _decision
 
 
 @dataclass
@@ -74,10 +81,6 @@ class Trick:
     side: str | None = None
     plays: list[Play] = field(default_factory=list)
     named: bool = False  # the Faction led was named before the lead
-
-
-def _zone_keys(kind: str, n: int) -> tuple[str, ...]:
-    return tuple(f"{kind}:{seat}" for seat in range(n))
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
@@ -94,9 +97,9 @@ class Game:
         self.n = n
         self.cards = setup.cards
         self.tables = tables_of(setup)
-        self.hand_keys = _zone_keys("hand", n)
-        self.transfer_keys = _zone_keys("transfer", n)
-        self.expedition_keys = _zone_keys("expedition", n)
+        tables = self.tables
+        self.hand_keys, self.transfer_keys, self.expedition_keys = (tables.hand_keys, tables.transfer_keys,
+                                                                    tables.expedition_keys)
         self.record = record
         self.zones: dict[str, list[int]] = {"out": list(range(len(self.cards))), "reserve": [], "discard": [],
                                             "table": [], "encounter": []}
@@ -119,7 +122,7 @@ class Game:
         self.frames: list[vm.Frame] = []
         self.after_frames = ""
         self.phase = "setup_round"
-        self.pending: Decision | None = None
+        self.decision: Decision | None = None  # the question waiting for an answer; None once the game is over
         self.pending_request: vm.ChoiceRequest | None = None
         self.history: list[dict] = []
         self.log: list[dict] = []
@@ -127,6 +130,10 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
+        # What every Community has seen this round (see _remember_moves): the cards known to
+        # lie in each Expedition zone, and the Factions each hand is known to lack.
+        self.known: list[list[int]] = [[] for _ in range(n)]
+        self.voids: list[set[str]] = [set() for _ in range(n)]
         self._in_force: InForce  # set by forget_rules
         self.forget_rules()
         if record:
@@ -139,13 +146,9 @@ class Game:
         self._advance()
 
     # ------------------------------------------------------------ public API
-    @property
-    def decision(self) -> Decision | None:
-        return self.pending
-
     def apply(self, index: int) -> None:
         """Answer the pending decision with the option at `index`."""
-        d = self.pending
+        d = self.decision
         if d is None:
             raise GameRuleError("the game is over: there is no decision to answer")
         if type(index) is not int or not 0 <= index < len(d.options):
@@ -155,7 +158,7 @@ class Game:
         if self.record:
             self.log.append({"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
                              "answer": option.label})
-        self.pending = None
+        self.decision = None
         _ANSWERS[d.kind](self, d, option.value)
         self._advance()
 
@@ -248,13 +251,13 @@ class Game:
     def _advance(self) -> None:
         phases = _PHASES
         for _ in range(100_000):
-            if self.pending is not None or self.over:
+            if self.decision is not None or self.over:
                 return
             phases[self.phase](self)
         raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
 
     def _ask(self, actor: int, kind: str, prompt: str, options: list[Option]) -> None:
-        self.pending = Decision(actor, kind, prompt, tuple(options))
+        self.decision = _decision((actor, kind, prompt, tuple(options)))
 
     def _event(self, kind: str, **data) -> None:
         # hot paths test self.record themselves, so as not to build the event's data for nothing
@@ -307,6 +310,8 @@ class Game:
             loc[card] = "reserve"
         out[:] = [c for c in out if c not in dealt]
         self.carried = [[] for _ in range(self.n)]
+        self.known = [[] for _ in range(self.n)]
+        self.voids = [set() for _ in range(self.n)]
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.designated = self.named_lead = None
@@ -317,10 +322,8 @@ class Game:
         self.phase = "transfer"
 
     def _transfer_targets(self, seat: int) -> list[int]:
-        count = self.setup.transfer_cards
-        if self.n == 2:
-            return [1 - seat] * count
-        return [(seat + 1) % self.n, (seat - 1) % self.n][:count]
+        """The seats `seat` passes its Transfer cards to, in order."""
+        return [receiver for receiver, _ in self.tables.transfers[seat]]
 
     def _phase_transfer(self) -> None:
         done = len(self.transfer_picks)
@@ -328,7 +331,7 @@ class Game:
         if done >= per_seat * self.n:
             passes = [(g, r, c) for g, r, c in self.transfer_picks if c >= 0]
             for giver, receiver, card in passes:
-                self._move(card, f"transfer:{receiver}")
+                self._move(card, self.transfer_keys[receiver])
             if self.record:
                 self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in passes])
             if self.round_no == 1:
@@ -336,21 +339,20 @@ class Game:
             self.phase = "start_trick"
             return
         seat, k = divmod(done, per_seat)
-        receiver = self._transfer_targets(seat)[k]
-        already = {c for g, _, c in self.transfer_picks if g == seat}
-        follow = self.tables.follow
-        options = tuple([follow[c] for c in self.zones[self.hand_keys[seat]] if c not in already])
-        if not options:  # nothing left to pass: this pass is skipped
+        receiver, prompt = self.tables.transfers[seat][k]
+        hand = self.zones[self.hand_keys[seat]]
+        if k:  # a card picked for an earlier pass is not offered again
+            already = {c for g, _, c in self.transfer_picks if g == seat}
+            hand = [c for c in hand if c not in already]
+        if not hand:  # nothing left to pass: this pass is skipped
             self.transfer_picks.append((seat, receiver, -1))
             return
-        side = "left" if receiver == (seat + 1) % self.n and self.n > 2 else ("right" if self.n > 2 else "")
-        where = f"your {side} neighbour ({self.seat_label(receiver)})" if side else self.seat_label(receiver)
-        self.pending = Decision(seat, "transfer", f"Choose a card to pass to {where}", options)
+        self.decision = _decision((seat, "transfer", prompt, tuple(map(self.tables.follow.__getitem__, hand))))
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
         seat = d.actor
         k = len(self.transfer_picks) % self.setup.transfer_cards  # picks are made seat by seat
-        self.transfer_picks.append((seat, self._transfer_targets(seat)[k], card))
+        self.transfer_picks.append((seat, self.tables.transfers[seat][k][0], card))
 
     def _first_leader(self) -> int:
         """The seat whose received cards rank highest: Faction rank first, then value."""
@@ -416,7 +418,7 @@ class Game:
         seat = self.trick.leader
         lead = self.tables.lead
         options = [option for c in self._legal_plays(seat) for option in lead[c]]
-        self.pending = Decision(seat, "lead", LEAD_PROMPT, tuple(options))
+        self.decision = _decision((seat, "lead", LEAD_PROMPT, tuple(options)))
 
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
@@ -435,16 +437,15 @@ class Game:
                 return
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
-        follow = self.tables.follow
-        options = tuple([follow[c] for c in self._legal_plays(seat)])
-        self.pending = Decision(seat, "follow", _follow_prompt(trick.led, trick.side), options)
+        options = tuple(map(self.tables.follow.__getitem__, self._legal_plays(seat)))
+        self.decision = _decision((seat, "follow", _follow_prompt(trick.led, trick.side), options))
 
     def _answer_follow(self, d: Decision, card: int) -> None:
         """Play a card (a lead too, once its side is set)."""
         seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
-        rules = self.rules_of(card)
+        rules = self._in_force.rules[card] or self.rules_of(card)
         zones, loc = self.zones, self.loc
         zones[loc[card]].remove(card)  # _move, inlined: this runs for every card played
         zones["table"].append(card)
@@ -452,6 +453,8 @@ class Game:
         led = trick.led
         if led is None and not rules.never_leads:
             trick.led = led = faction
+        elif led is not None and faction != led and faction not in self._in_force.always_playable:
+            self.voids[seat].add(led)  # the rules made it follow if it could
         trump = False
         if led is not None and faction != led and rules.trumps is not None:
             # the card played is not of the Faction led, so the seat was void before playing it iff it is now
@@ -459,7 +462,7 @@ class Game:
             void = not any(tf[c] == led for c in self.held(seat))
             ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
             trump = bool(rules.trumps(ctx))
-        trick.plays.append(Play(seat, card, trump))
+        trick.plays.append(_play((seat, card, trump)))
         if self.record:
             self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
                              "side": trick.side, "trump": trump})
@@ -503,6 +506,7 @@ class Game:
             zones[loc[card]].remove(card)
             loc[card] = dest
         zones[dest].extend(won)
+        self.known[winner].extend(won)  # played face up: everyone saw where they went
         blocked = bool(play and play.trump and self.rules_of(play.card).blocks_led_power)
         if self.record:
             label = self.tables.label
@@ -532,24 +536,16 @@ class Game:
             request = vm.run(self, frame, self.setup.programs[frame.key])
             if request is not None:
                 self.pending_request = request
-                element = request.element
-                options = tuple([self._value_option(v, element) for v in request.options])
-                self.pending = Decision(request.actor, request.kind, request.prompt, options)
+                self.decision = _decision((request.actor, request.kind, request.prompt,
+                                           self._value_options(request.options, request.element)))
                 return
             self.frames.pop(0)
         self.phase = self.after_frames
 
-    def _value_option(self, value, element: str) -> Option:
-        """The option for a value a power offers (cards and seats reuse the setup's option objects)."""
-        if value == vm.STOP:
-            return _STOP_OPTION
-        if element == "Card":
-            return self.tables.follow[value]
-        if element == "Community":
-            return self.tables.seat[value]
-        if element == "Yes/No":
-            return Option(value, "yes" if value else "no")
-        return Option(value, str(value))
+    def _value_options(self, values: list, element: str) -> tuple[Option, ...]:
+        """The options for the values a power offers (cards and seats reuse the setup's option objects)."""
+        made = self.tables.options_of[element]
+        return tuple([_STOP_OPTION if v == vm.STOP else made[v] for v in values])
 
     def _answer_choose(self, d: Decision, value) -> None:
         frame = self.frames[0]
@@ -558,12 +554,35 @@ class Game:
 
     _answer_ask = _answer_choose
 
+    def _remember_moves(self, cards, zone: str, owner: int | None) -> None:
+        """Keep `known` and `voids` true to what everyone saw of a power's move.
+
+        A card a power moves is seen, unless the power picked it at random: a random
+        pick out of an Expedition zone leaves nobody sure of which known card is still
+        there. A card arriving in a hand ends what was known of that hand's voids.
+        """
+        known, loc = self.known, self.loc
+        blind = type(cards) is Blind
+        for card in cards:
+            where = loc[card]
+            if where.startswith("expedition:"):
+                seat_known = known[int(where[11:])]
+                if blind:
+                    seat_known.clear()
+                elif card in seat_known:
+                    seat_known.remove(card)
+            if zone == "expedition" and not blind:
+                known[owner].append(card)
+        if zone in ("hand", "transfer") and cards:
+            self.voids[owner].clear()
+
     def apply_effects(self, effects: list[tuple]) -> None:
         for effect in effects:
             kind = effect[0]
             if kind == "move":
                 _, cards, zone, owner, position = effect
                 dest = zone if owner is None else f"{zone}:{owner}"
+                self._remember_moves(cards, zone, owner)
                 if position == "top":
                     for card in reversed(cards):
                         self._move(card, dest, top=True)
@@ -727,6 +746,8 @@ class Game:
             "expedition_sizes": [len(self.zone("expedition", s)) for s in range(self.n)],
             "expedition_face_up": [labels(c for c in self.zone("expedition", s) if self.rules_of(c).face_up)
                                    for s in range(self.n)],
+            "expedition_known": [labels(cards) for cards in self.known],
+            "voids": [sorted(v) for v in self.voids],
             "reserve_size": len(self.reserve),
             "encounter": labels(encounter)[0] if encounter else None,
             "active": self.active,
@@ -781,6 +802,8 @@ _COPIERS = {
     "history": list, "log": list, "answers": list, "winners": list, "last_deltas": list,
     "factions": lambda factions: [pair[:] for pair in factions],
     "carried": lambda carried: [cards[:] for cards in carried],
+    "known": lambda known: [cards[:] for cards in known],
+    "voids": lambda voids: [set(v) for v in voids],
     "frames": lambda frames: [_copy_frame(f) for f in frames],
     "trick": _copy_trick,
     "pending_request": copy.copy,

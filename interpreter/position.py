@@ -83,7 +83,7 @@ def set_position(game: Game, *, hands=None, transfers=None, expeditions=None, re
     game.designated = game.named_lead = None
     game.trick = None
     game.frames = []
-    game.pending = None
+    game.decision = None
     game.over = False
     game.phase = "start_trick"
     game._event("position", hands={s: [game.label(c) for c in game.zone("hand", s)] for s in range(game.n)})

@@ -122,7 +122,7 @@ def set_deal(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> Non
     game._event("scripted_deal", hands={s: [game.label(c) for c in game.zone("hand", s)] for s in range(game.n)},
                 reserve=[game.label(c) for c in game.reserve])
     game.transfer_picks = []
-    game.pending = None  # the transfer question was about the shuffled hand: ask it again
+    game.decision = None  # the transfer question was about the shuffled hand: ask it again
     game._advance()
 
 

@@ -30,8 +30,14 @@ class CardTables:
     a playout builds no labels and no tuples for them.
     """
 
-    def __init__(self, cards, players: int) -> None:
+    def __init__(self, cards, players: int, transfer_cards: int) -> None:
         self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
+        # each seat's Transfer passes, in order: (receiver, the prompt that asks for the card)
+        self.transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, self.seat[receiver].label))
+                                     for receiver in _transfer_targets(seat, players, transfer_cards))
+                               for seat in range(players))
+        self.hand_keys, self.transfer_keys, self.expedition_keys = (
+            tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
         self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
@@ -42,8 +48,19 @@ class CardTables:
         # the seats clockwise from each seat, that seat first
         self.clockwise = tuple(tuple((start + i) % players for i in range(players)) for start in range(players))
         self.follow = tuple(Option(i, c.label) for i, c in enumerate(cards))
+        # the options of a power's choice, by the element chosen
+        self.options_of = {"Card": self.follow, "Community": self.seat, "Faction": _OptionByName(),
+                           "Yes/No": {True: Option(True, "yes"), False: Option(False, "no")}}
         self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in SIDES)
                           for i, c in enumerate(cards))
+
+
+class _OptionByName(dict):
+    """A Faction's option, made on first use."""
+
+    def __missing__(self, name: str) -> Option:
+        option = self[name] = Option(name, name)
+        return option
 
 
 class InForce:
@@ -62,6 +79,19 @@ class InForce:
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
 
 
+def _transfer_targets(seat: int, players: int, count: int) -> list[int]:
+    if players == 2:
+        return [1 - seat] * count
+    return [(seat + 1) % players, (seat - 1) % players][:count]
+
+
+def _transfer_prompt(seat: int, receiver: int, players: int, label: str) -> str:
+    if players == 2:
+        return f"Choose a card to pass to {label}"
+    side = "left" if receiver == (seat + 1) % players else "right"
+    return f"Choose a card to pass to your {side} neighbour ({label})"
+
+
 def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
     """The cards of a round with these Factions in play (promo cards in place when used)."""
     deck: list[int] = []
@@ -77,5 +107,5 @@ def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
 def tables_of(setup: GameSetup) -> CardTables:
     """The setup's CardTables, built on first use."""
     if setup.kernel_tables is None:
-        setup.kernel_tables = CardTables(setup.cards, setup.n)
+        setup.kernel_tables = CardTables(setup.cards, setup.n, setup.transfer_cards)
     return setup.kernel_tables

@@ -62,13 +62,9 @@ class ChoiceRequest:
     element: str  # Card, Community, Faction, Yes/No
 
 
-def context(game, frame: Frame) -> Ctx:
-    return Ctx(game, frame.me, frame.env, frame.trick, frame.encounter, frame.led, frame.leader, frame.this)
-
-
 def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
     """Step until the hook ends (None) or a choice must be made."""
-    ctx = context(game, frame)
+    ctx = Ctx(game, frame.me, frame.env, frame.trick, frame.encounter, frame.led, frame.leader, frame.this)
     code = program.instructions
     end = len(code)
     env = frame.env

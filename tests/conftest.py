@@ -123,3 +123,10 @@ def check_invariants(game: Game) -> None:
             assert game.loc[card] == name, f"{game.label(card)}: loc says {game.loc[card]}, found in {name}"
     assert len(seen) == total
     assert min(game.population) >= 0, game.population
+    # what everyone has seen is true: a card known to lie in an Expedition zone is there,
+    # a hand known to lack a Faction lacks it
+    for seat in range(game.n):
+        for card in game.known[seat]:
+            assert game.loc[card] == f"expedition:{seat}", f"{game.label(card)} is known in expedition {seat}"
+        held = {game.cards[c].faction for c in game.held(seat)}
+        assert not held & game.voids[seat], f"seat {seat} holds a Faction it is known to lack"

@@ -318,7 +318,7 @@ def test_hidden_cards_are_the_unseen_ones():
     assert not hidden & mine
     expected = set(game.zones["reserve"]) | set(game.zones["discard"])
     for s in range(4):
-        expected |= {c for c in game.zone("expedition", s) if not game.rules_of(c).face_up}
+        expected |= {c for c in game.zone("expedition", s) if not game.rules_of(c).face_up and c not in game.known[s]}
         if s != seat:
             expected |= set(game.zone("hand", s))
     assert hidden == expected
