@@ -4,7 +4,7 @@ A bot that searches (ismcts.py) cannot look at the real Game: it only gets the
 observation of its own Community (`Game.observe(seat)`). To try moves it
 samples *determinizations*: complete games that agree with everything the
 observer sees — its own hand, every Transfer zone, the trick on the table, the
-Encounter card, the face-up cards of the Expedition zones, every zone's size,
+Encounter card, the cards known in the Expedition zones, every zone's size,
 the populations — and deal the cards it cannot see (the other hands, the
 face-down Expedition cards, the Reserve, the discard pile) at random among the
 hidden places, each place keeping its size.
@@ -13,9 +13,10 @@ hidden places, each place keeping its size.
 same decision as the observation's (a Transfer pass, a lead or a follow) and
 returns it. Nothing but the static setup and the observation is read.
 
-Known voids: a Community that, in the trick on the table, played a card that
-is neither of the Faction led nor always playable holds no card of that
-Faction (the rules forced it); its hidden hand is sampled without one. The
+What everyone saw earlier in the round is honoured too: the cards known to
+lie in each Expedition zone stay there, and a Community known to lack a
+Faction (the observation's `voids`; or in the trick on the table, it played a
+card neither of the Faction led nor always playable) is dealt none. The
 caller may pass more voids it has inferred (`voids={seat: {faction, ...}}`).
 A void that cannot be honoured (too few cards left to fill the hand) is
 dropped rather than failing.
