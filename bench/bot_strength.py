@@ -159,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per searched decision (200)")
     p.add_argument("--milliseconds", type=float, default=None, help="ISMCTS time per searched decision instead")
     p.add_argument("--rollout", default="light", choices=["light", "random", "greedy"], help="ISMCTS playout policy")
+    p.add_argument("--reward", default=None, choices=["mean", "best", "margin"],
+                   help="ISMCTS: what a playout's reward compares (default: the agent's)")
     p.add_argument("--widen", type=int, default=6, help="ISMCTS: search GreedyAgent's best N root moves (0: all)")
     p.add_argument("--final", default="anchored", choices=["anchored", "visits"], help="ISMCTS: how the move is picked")
     p.add_argument("--confidence", type=float, default=2.0,
@@ -176,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
               "final": args.final, "confidence": args.confidence, "opponents_in_tree": args.opponents_in_tree}
     if args.milliseconds:
         budget["milliseconds"] = args.milliseconds
+    if args.reward:
+        budget["reward"] = args.reward
 
     live = sys.stderr.isatty()
 

@@ -561,12 +561,12 @@ class Game:
         pick out of an Expedition zone leaves nobody sure of which known card is still
         there. A card arriving in a hand ends what was known of that hand's voids.
         """
-        known, loc = self.known, self.loc
+        known, loc, expedition_seat = self.known, self.loc, self.tables.expedition_seat
         blind = type(cards) is Blind
         for card in cards:
             where = loc[card]
-            if where.startswith("expedition:"):
-                seat_known = known[int(where[11:])]
+            if where in expedition_seat:
+                seat_known = known[expedition_seat[where]]
                 if blind:
                     seat_known.clear()
                 elif card in seat_known:

@@ -83,7 +83,8 @@ class ISMCTSAgent:
     per searched decision (milliseconds wins when both are given).
     `rollout`: "light" (PlayoutPolicy), "random" or "greedy" (GreedyAgent: far
     slower). `reward`: "mean" (a Community's round delta minus the others'
-    mean) or "best" (minus the best other's), squashed by tanh(diff / scale).
+    mean), "best" (minus the best other's) or "margin" (its population after
+    the count minus the best other's), squashed by tanh(diff / scale).
     `exploration`: the UCB1 constant. `widen`: search only GreedyAgent's best
     N root moves (None: all). `final`: "anchored" (GreedyAgent's move unless a
     searched move beats it by `confidence` standard errors) or "visits" (the
@@ -96,7 +97,7 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int | str = 0, iterations: int = 200, milliseconds: float | None = None,
                  setup: GameSetup | None = None, exploration: float = 0.7, rollout: str = "light",
-                 reward: str = "mean", scale: float = 12.0, search_transfers: bool = False,
+                 reward: str = "best", scale: float = 12.0, search_transfers: bool = False,
                  widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
                  confidence: float = 2.0):
         self.seed = seed
@@ -300,24 +301,29 @@ class ISMCTSAgent:
     def rewards(self, game: Game, history: int, banked: list[int] | None = None) -> list[float]:
         """Each Community's reward in [0, 1] for the round the playout ended.
 
-        Its round delta (less what it had `banked` when the search started),
-        against the others' mean ("mean") or the best other's ("best"),
-        squashed by tanh(diff / scale) into [0, 1].
+        "mean" and "best": its round delta (less what it had `banked` when the
+        search started) against the others' mean or the best other's.
+        "margin": its population after the count against the best other's —
+        what decides who wins. The difference is squashed by tanh(diff / scale).
         """
         n = game.n
         if len(game.history) > history:
-            deltas = list(game.history[-1]["deltas"])
+            record = game.history[-1]
         else:  # pragma: no cover - a playout always reaches the count
-            deltas = list(game.round_gain)
-        if banked is not None:
-            deltas = [d - b for d, b in zip(deltas, banked)]
+            record = {"deltas": list(game.round_gain), "populations": list(game.population)}
+        if self.reward_mode == "margin":
+            scores = list(record["populations"])
+        else:
+            scores = list(record["deltas"])
+            if banked is not None:
+                scores = [d - b for d, b in zip(scores, banked)]
         out = []
         for s in range(n):
-            others = [deltas[t] for t in range(n) if t != s]
-            if self.reward_mode == "best":
-                diff = deltas[s] - max(others)
+            others = [scores[t] for t in range(n) if t != s]
+            if self.reward_mode == "mean":
+                diff = scores[s] - sum(others) / len(others)
             else:
-                diff = deltas[s] - sum(others) / len(others)
+                diff = scores[s] - max(others)
             out.append(0.5 + 0.5 * math.tanh(diff / self.scale))
         return out
 

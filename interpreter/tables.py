@@ -38,6 +38,7 @@ class CardTables:
                                for seat in range(players))
         self.hand_keys, self.transfer_keys, self.expedition_keys = (
             tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
+        self.expedition_seat = {key: seat for seat, key in enumerate(self.expedition_keys)}
         self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
