@@ -375,7 +375,8 @@ class Game:
     def _phase_start_trick(self) -> None:
         n = self.n
         zones = self.zones
-        if not any([zones[key] for key in self.hand_keys]) and not any([zones[key] for key in self.transfer_keys]):
+        hand_keys, transfer_keys = self.hand_keys, self.transfer_keys
+        if not any(map(zones.__getitem__, hand_keys)) and not any(map(zones.__getitem__, transfer_keys)):
             self.phase = "count"
             return
         self.tricks_played += 1
@@ -385,13 +386,14 @@ class Game:
             raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
                                 "keeps bringing cards back into the hands")
         encounter = None
-        reserve = self.zones["reserve"]
-        if reserve:
-            encounter = reserve[0]
-            self._move(encounter, "encounter")
+        reserve = zones["reserve"]
+        if reserve:  # the top card of the Reserve becomes the Encounter card (_move, inlined)
+            encounter = reserve.pop(0)
+            zones["encounter"].append(encounter)
+            self.loc[encounter] = "encounter"
         leader = self.designated if self.designated is not None else self.active
         self.designated = None
-        while not self.holds_cards(leader):
+        while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
             leader = (leader + 1) % n
         self.trick = Trick(leader, encounter, led=self.named_lead, named=self.named_lead is not None)
         self.named_lead = None
