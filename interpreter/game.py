@@ -122,7 +122,7 @@ class Game:
         self.frames: list[vm.Frame] = []
         self.after_frames = ""
         self.phase = "setup_round"
-        self.decision: Decision | None = None  # the question waiting for an answer; None once the game is over
+        self.decision: Decision | None = None  # waiting for an answer; None once the game is over
         self.pending_request: vm.ChoiceRequest | None = None
         self.history: list[dict] = []
         self.log: list[dict] = []
@@ -175,10 +175,6 @@ class Game:
     def held(self, seat: int) -> tuple[int, ...]:
         zones = self.zones
         return (*zones[self.hand_keys[seat]], *zones[self.transfer_keys[seat]])
-
-    def holds_cards(self, seat: int) -> bool:
-        zones = self.zones
-        return bool(zones[self.hand_keys[seat]] or zones[self.transfer_keys[seat]])
 
     def zone(self, kind: str, seat: int) -> list[int]:
         return self.zones[f"{kind}:{seat}"]

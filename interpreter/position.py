@@ -78,6 +78,8 @@ def set_position(game: Game, *, hands=None, transfers=None, expeditions=None, re
         raise GameRuleError(f"the active Community must be a seat from 0 to {game.n - 1}, not {active}")
     game.round_no = round_no
     game.round_gain = [0] * game.n
+    game.known = [[] for _ in range(game.n)]  # a position set by hand: nobody saw these cards arrive
+    game.voids = [set() for _ in range(game.n)]
     game.tricks_played = 0
     game.active = active
     game.designated = game.named_lead = None
