@@ -55,3 +55,16 @@ def test_calls_counts_python_calls_per_trick():
     assert set(calls) == {"playout", "logged_playout", "floor"}
     # the event log costs calls, and the kernel does more than the bare loop: real counts, not placeholders
     assert calls["floor"] < calls["playout"] < calls["logged_playout"]
+
+
+def test_paired_ismcts_compares_with_a_greedy_baseline_on_the_same_games():
+    script = BENCH.parent / "paired_ismcts.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "2", "--config", '{"iterations": 3}'],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "2 games of american-dream/1 against 3 greedy"
+    baseline = lines[2].split()
+    assert baseline[:2] == ["greedy", "(baseline)"]
+    assert baseline[4:] == ["+0.000", "±", "0.000", "+0.00", "±", "0.00"]  # the baseline against itself
+    assert lines[3].startswith('{"iterations": 3}')
