@@ -39,7 +39,7 @@ def play(task) -> tuple[float, int]:
     """(win share, margin) of the bot under test in one game."""
     config, oracle, scenario, seed, index = task
     setup = bot_strength.make_setup(scenario, 4, True)
-    game_seed = bot_strength.seed_of(seed, "paired", scenario, index)
+    game_seed = bot_strength.seed_of(seed, "exp", scenario, index)  # "exp": the label docs/bots.md's runs used
     seat = index % 4
     agents = []
     for s in range(4):
