@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from . import vm
-from .determinize import hidden_cards, in_play_cards, trick_voids
+from .determinize import expedition_seen, hidden_cards, in_play_cards, trick_voids
 from .game import Decision
 from .ir import power_ir
 from .setup import GameSetup
@@ -460,10 +460,12 @@ class Estimate:
             rng.shuffle(pool)
             zones: dict[str, list[int]] = {}
             for seat in range(self.n):
-                down = obs["expedition_sizes"][seat] - len(obs["expedition_face_up"][seat])
-                zones[f"expedition:{seat}"] = [c["id"] for c in obs["expedition_face_up"][seat]] + pool[:down]
+                seen = expedition_seen(obs, seat)  # face up, or seen going there
+                down = obs["expedition_sizes"][seat] - len(seen)
+                zones[f"expedition:{seat}"] = seen + pool[:down]
                 if k == 0 and seat == self.me:
-                    self.my_pile = pool[:down]
+                    face_up_ids = {c["id"] for c in obs["expedition_face_up"][seat]}
+                    self.my_pile = [c for c in seen if c not in face_up_ids] + pool[:down]
                 pool = pool[down:]
             zones[f"hand:{self.me}"] = [c["id"] for c in obs["hand"]]
             for seat in range(self.n):
@@ -727,6 +729,8 @@ class GreedyAgent:
         leader = trick["leader"]
         led0 = trick["led"]
         voids = trick_voids(self.setup, obs)
+        for seat, factions in enumerate(obs.get("voids", ())):  # shown earlier in the round
+            voids.setdefault(seat, set()).update(factions)
         played = {p[0] for p in plays0} | {me}
         rest = []
         for step in range(1, n):
