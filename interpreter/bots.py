@@ -14,7 +14,8 @@ trick of a Faction does are read from the compiled powers:
   end-of-round hooks in play (Faction powers, added powers, a card's own
   power) give for it. The agent runs those hooks' compiled programs on a
   small stand-in of the table (its own and the others' Expedition zones
-  filled with a guess from the unseen cards) with and without the card;
+  holding the cards known there, the rest guessed from the unseen cards)
+  with and without the card;
 * what **winning** does is read from the Faction's `on win` program (its IR,
   `ir.power_ir`): whether the trick or the Encounter card is moved away
   (to a chosen Community, a neighbour, the Reserve), whether some of the
