@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--campaign", action="store_true", help="campaign games (4 rounds) instead of express")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per searched decision (200)")
+    p.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per searched decision (100)")
     p.add_argument("--milliseconds", type=float, default=None, help="ISMCTS time per searched decision instead")
     p.add_argument("--rollout", default="light", choices=["light", "random", "greedy"], help="ISMCTS playout policy")
     p.add_argument("--reward", default=None, choices=["mean", "best", "margin"],
