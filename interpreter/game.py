@@ -44,6 +44,7 @@ def _scenario_reference(scenario) -> str:
 
 
 _STOP_OPTION = Option(vm.STOP, "stop choosing")
+_NO_CARDS: frozenset[int] = frozenset()
 
 
 class Decision(NamedTuple):  # a tuple: one is built for every decision of every playout
@@ -405,12 +406,16 @@ class Game:
         led = self.trick.led
         if led is None:
             return held
-        faction = self.tables.faction
-        following = [c for c in held if faction[c] == led]
+        # filter(set.__contains__) keeps the hand's order without a Python-level loop
+        following = list(filter(self.tables.cards_of.get(led, _NO_CARDS).__contains__, held))
         if not following or len(following) == len(held):
             return held
-        always = self._in_force.always_playable
-        return [c for c in held if faction[c] == led or faction[c] in always]
+        playable = self._in_force.playable.get(led)
+        if playable is None:  # the cards of the Faction led and those that may always be played
+            cards_of = self.tables.cards_of
+            playable = self._in_force.playable[led] = cards_of.get(led, _NO_CARDS).union(
+                *(cards_of.get(f, _NO_CARDS) for f in self._in_force.always_playable))
+        return list(filter(playable.__contains__, held))
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader

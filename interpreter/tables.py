@@ -42,6 +42,9 @@ class CardTables:
         self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
+        self.cards_of: dict[str, frozenset[int]] = {}  # Faction -> its cards
+        for i, c in enumerate(cards):
+            self.cards_of[c.faction] = self.cards_of.get(c.faction, frozenset()) | {i}
         self.value = tuple(c.value for c in cards)
         # a card's attributes as the power language reads them (no value reads as 0)
         self.read = {"faction": self.faction, "value": tuple(v or 0 for v in self.value),
@@ -71,11 +74,12 @@ class InForce:
     or sampled state) of a setup with the same Factions and variants.
     """
 
-    __slots__ = ("rules", "always_playable", "win_hooks", "deck")
+    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "deck")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
         self.always_playable = always_playable  # Factions whose cards may always be played
+        self.playable: dict[str, frozenset[int]] = {}  # Faction led -> the cards a seat holding some may play
         self.win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see Game._win_hook)
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
 
