@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -420,8 +421,8 @@ class Game:
     def _phase_lead(self) -> None:
         seat = self.trick.leader
         lead = self.tables.lead
-        options = [option for c in self._legal_plays(seat) for option in lead[c]]
-        self.decision = _decision((seat, "lead", LEAD_PROMPT, tuple(options)))
+        options = tuple(chain.from_iterable(map(lead.__getitem__, self._legal_plays(seat))))  # both sides of each
+        self.decision = _decision((seat, "lead", LEAD_PROMPT, options))
 
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
