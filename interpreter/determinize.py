@@ -41,7 +41,7 @@ SUPPORTED_KINDS = ("transfer", "lead", "follow")
 # is mutable is deep-copied from the blank game).
 _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
-    "named_lead", "trick", "carried", "transfer_picks", "frames", "decision", "pending_request", "history",
+    "named_lead", "trick", "carried", "transfer_picks", "frames", "decision", "history",
     "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "known", "voids",
     "_in_force",
 }
@@ -250,7 +250,6 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     game.frames = []
     game.after_frames = ""
     game.decision = None
-    game.pending_request = None
     game.history = [{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
                      "expeditions": [], "factions": []} for h in observation.get("history", [])]
     game.last_deltas = list(game.history[-1]["deltas"]) if game.history else [0] * n

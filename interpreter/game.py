@@ -125,7 +125,6 @@ class Game:
         self.after_frames = ""
         self.phase = "setup_round"
         self.decision: Decision | None = None  # waiting for an answer; None once the game is over
-        self.pending_request: vm.ChoiceRequest | None = None
         self.history: list[dict] = []
         self.log: list[dict] = []
         self.answers: list[int] = []
@@ -539,7 +538,6 @@ class Game:
             frame = self.frames[0]
             request = vm.run(self, frame, self.setup.programs[frame.key])
             if request is not None:
-                self.pending_request = request
                 self.decision = _decision((request.actor, request.kind, request.prompt,
                                            self._value_options(request.options, request.element)))
                 return
@@ -554,7 +552,6 @@ class Game:
     def _answer_choose(self, d: Decision, value) -> None:
         frame = self.frames[0]
         vm.answer(frame, self.setup.program(frame.key), value)
-        self.pending_request = None
 
     _answer_ask = _answer_choose
 
@@ -810,5 +807,4 @@ _COPIERS = {
     "voids": lambda voids: [set(v) for v in voids],
     "frames": lambda frames: [_copy_frame(f) for f in frames],
     "trick": _copy_trick,
-    "pending_request": copy.copy,
 }
