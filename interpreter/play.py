@@ -214,16 +214,18 @@ class Session:
 
         table = Table(show_edge=False, pad_edge=False)
         for heading, justify in (("Community", "left"), ("Survivors", "right"), ("Round", "right"),
-                                 ("Hand", "right"), ("Expedition", "right"), ("Face up", "left"),
+                                 ("Hand", "right"), ("Expedition", "right"), ("Known in it", "left"),
                                  ("Transfer zone", "left")):
             table.add_column(heading, justify=justify, overflow="fold")
         for s in range(obs["players"]):
             transfer = ", ".join(c["label"] for c in obs["transfer"][s]) or "-"
-            face_up = ", ".join(c["label"] for c in obs["expedition_face_up"][s]) or "-"
+            # what everyone knows lies in the Expedition zone: its face-up cards and those seen going there
+            known = {c["id"]: c["label"] for c in obs["expedition_face_up"][s] + obs["expedition_known"][s]}
+            known_text = ", ".join(known.values()) or "-"
             name = f"{s} (you)" if s == self.seat else str(s)
             table.add_row(Text(name, style="bold" if s == self.seat else ""), str(obs["populations"][s]),
                           f"{obs['round_gains'][s]:+d}", str(obs["hand_sizes"][s]),
-                          str(obs["expedition_sizes"][s]), Text(face_up), Text(transfer))
+                          str(obs["expedition_sizes"][s]), Text(known_text), Text(transfer))
         console.print(table)
 
         encounter = obs["encounter"]["label"] if obs["encounter"] else "none"

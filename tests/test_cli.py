@@ -313,3 +313,19 @@ def test_powers_option_finds_power_files_in_another_folder(tmp_path, monkeypatch
     assert main(["--powers", str(library), "simulate", "--scenario", str(scenario), "--games", "2",
                  "--quiet", "--json", str(tmp_path / "r.json")]) == 0
     assert len(json.loads((tmp_path / "r.json").read_text())["games"]) == 2
+
+
+def test_play_lists_the_cards_seen_going_into_each_expedition(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "--express", "--seed", "1", "--players", "3", stdin="1\n" * 400,
+                       monkeypatch=monkeypatch)
+    assert code == 0
+    # the table after the first trick shows its cards in the "Known in it" column (before, every cell is "-")
+    won = re.search(r"Trick won by Community \d[^:]*: .* - (.*)$", out, re.M)
+    assert won
+    table = out[won.end():out.index("Encounter card:", won.end())]
+    header = next(line for line in table.splitlines() if "Known in it" in line)
+    column = [cell.strip() for cell in header.split("┃")].index("Known in it")
+    cells = [line.split("│")[column] for line in table.splitlines() if "│" in line]
+    known = " ".join(" ".join(cells).split())
+    for label in won.group(1).split(", "):
+        assert label in known, (label, known)
