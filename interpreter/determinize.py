@@ -6,8 +6,8 @@ samples *determinizations*: complete games that agree with everything the
 observer sees — its own hand, every Transfer zone, the trick on the table, the
 Encounter card, the cards known in the Expedition zones, every zone's size,
 the populations — and deal the cards it cannot see (the other hands, the
-face-down Expedition cards, the Reserve, the discard pile) at random among the
-hidden places, each place keeping its size.
+Expedition cards not known to be there, the Reserve, the discard pile) at
+random among the hidden places, each place keeping its size.
 
 `sample_state(setup, observation, rng)` builds such a Game, puts it at the
 same decision as the observation's (a Transfer pass, a lead or a follow) and
@@ -91,7 +91,9 @@ def known_cards(observation: Mapping) -> set[int]:
 def expedition_seen(observation: Mapping, seat: int) -> list[int]:
     """The cards known to lie in a Community's Expedition zone: its face-up ones and those everyone saw go there."""
     ids = [c["id"] for c in observation["expedition_face_up"][seat]]
-    ids += [c["id"] for c in observation.get("expedition_known", [[]] * (seat + 1))[seat]]
+    known = observation.get("expedition_known")  # absent from observations made before it existed
+    if known:
+        ids += [c["id"] for c in known[seat]]
     return list(dict.fromkeys(ids))
 
 
@@ -308,5 +310,5 @@ def _transfer_picks(game: Game, setup: GameSetup, observation: Mapping, decision
     game.transfer_picks = picks
 
 
-__all__ = ["sample_state", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids", "DeterminizeError",
-           "SUPPORTED_KINDS"]
+__all__ = ["sample_state", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids",
+           "DeterminizeError", "SUPPORTED_KINDS"]
