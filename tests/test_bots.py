@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from functools import lru_cache
 
@@ -379,3 +380,22 @@ def test_greedy_beats_random():
     """
     assert _win_share("woodstock-fever/1", 120) > 0.40
     assert _win_share("american-dream/1", 80) > 0.33
+
+
+def test_ismcts_rewards_compare_each_community_with_the_others():
+    from types import SimpleNamespace
+
+    counted = SimpleNamespace(n=4, history=[{"deltas": [4, -2, 0, 1], "populations": [70, 64, 66, 67]}],
+                              round_gain=[0] * 4, population=[70, 64, 66, 67])
+    banked = [1, 0, 0, 3]  # already in the Expedition zones when the search began: [3, -2, 0, -2] from here on
+
+    def squash(diff):
+        return pytest.approx(0.5 + 0.5 * math.tanh(diff / 12.0))
+
+    best = ISMCTSAgent(0, reward="best").rewards(counted, 0, banked)
+    assert best == [squash(3 - 0), squash(-2 - 3), squash(0 - 3), squash(-2 - 3)]
+    mean = ISMCTSAgent(0, reward="mean").rewards(counted, 0, banked)
+    assert mean == [squash(3 - (-4 / 3)), squash(-2 - 1 / 3), squash(0 - (-1 / 3)), squash(-2 - 1 / 3)]
+    margin = ISMCTSAgent(0, reward="margin").rewards(counted, 0, banked)  # final populations; banked plays no part
+    assert margin == [squash(70 - 67), squash(64 - 70), squash(66 - 70), squash(67 - 70)]
+    assert margin[0] > 0.5 > max(margin[1:])  # only the leader is ahead of everyone else
