@@ -345,14 +345,9 @@ class Compiler:
         if test is not None:
             attr, compare, wanted = test
 
-            if compare is operator.eq:  # `faction is X`, the usual filter: no call per element
-                def filtered(ctx):
-                    column, value = ctx.g.tables.read[attr], wanted(ctx)
-                    return tuple([x for x in source(ctx) if column[x] == value])
-            else:
-                def filtered(ctx):
-                    column, value = ctx.g.tables.read[attr], wanted(ctx)
-                    return tuple([x for x in source(ctx) if compare(column[x], value)])
+            def filtered(ctx):
+                column, value = ctx.g.tables.read[attr], wanted(ctx)
+                return tuple([x for x in source(ctx) if compare(column[x], value)])
 
             return filtered
         cond = self.expr(n.condition)
