@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .agents import Agent, make_bots, parse_bots
+from .determinize import expedition_seen
 from .errors import HappyError, UsageError
 from .game import Decision, Game
 from .model import Library
@@ -220,8 +221,7 @@ class Session:
         for s in range(obs["players"]):
             transfer = ", ".join(c["label"] for c in obs["transfer"][s]) or "-"
             # what everyone knows lies in the Expedition zone: its face-up cards and those seen going there
-            known = {c["id"]: c["label"] for c in obs["expedition_face_up"][s] + obs["expedition_known"][s]}
-            known_text = ", ".join(known.values()) or "-"
+            known_text = ", ".join(self.game.label(c) for c in expedition_seen(obs, s)) or "-"
             name = f"{s} (you)" if s == self.seat else str(s)
             table.add_row(Text(name, style="bold" if s == self.seat else ""), str(obs["populations"][s]),
                           f"{obs['round_gains'][s]:+d}", str(obs["hand_sizes"][s]),
