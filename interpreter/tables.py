@@ -42,9 +42,8 @@ class CardTables:
         self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
         self.label = tuple(c.label for c in cards)
         self.faction = tuple(c.faction for c in cards)
-        self.cards_of: dict[str, frozenset[int]] = {}  # Faction -> its cards
-        for i, c in enumerate(cards):
-            self.cards_of[c.faction] = self.cards_of.get(c.faction, frozenset()) | {i}
+        # Faction -> its cards, promo cards included (setup.faction_cards lists a round's deck without them)
+        self.cards_of = {f: frozenset(i for i, g in enumerate(self.faction) if g == f) for f in set(self.faction)}
         self.value = tuple(c.value for c in cards)
         # a card's attributes as the power language reads them (no value reads as 0)
         self.read = {"faction": self.faction, "value": tuple(v or 0 for v in self.value),
