@@ -233,10 +233,13 @@ class ISMCTSAgent:
         history = len(game.history)
         # What each Community already holds in this determinization is the same whatever
         # is played now: counting only what changes from here on removes most of the
-        # noise the sampled Expedition zones would add to every reward.
-        cards = game.cards
-        banked = [sum(cards[c].survivors for c in game.zone("expedition", s)) + game.round_gain[s]
-                  for s in range(game.n)]
+        # noise the sampled Expedition zones would add to every reward (the "margin" reward
+        # compares final populations, so it needs none of it).
+        banked = None
+        if self.reward_mode != "margin":
+            cards = game.cards
+            banked = [sum(cards[c].survivors for c in game.zone("expedition", s)) + game.round_gain[s]
+                      for s in range(game.n)]
         path: list[Node] = []
         node = root
         expanding = True
