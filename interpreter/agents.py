@@ -138,10 +138,7 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
         bind = getattr(agent, "bind", None)
         if bind is not None:  # bots that read the public facts of the game (card specs, compiled powers)
             bind(game.setup, seat)
-    while (decision := game.decision) is not None:
-        agent = agents[decision.actor]
-        index = agent.decide(game.observe(decision.actor), decision)
-        game.apply(index)
+    game.play(lambda decision: agents[decision.actor].decide(game.observe(decision.actor), decision))
     return game.result()
 
 

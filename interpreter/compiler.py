@@ -181,8 +181,10 @@ class Compiler:
         """A closure returning the list of effects (plain tuples) the statement makes."""
         if isinstance(s, ast.Move):
             cards = self.group(s.cards)
-            dest = self.dest(s.dest)
-            return lambda ctx: [("move", cards(ctx), *dest(ctx))]
+            zone, owner, position = self.dest(s.dest)
+            if owner is None:
+                return lambda ctx: [("move", cards(ctx), zone, None, position)]
+            return lambda ctx: [("move", cards(ctx), zone, owner(ctx), position)]
         if isinstance(s, ast.Draw):
             count = self.expr(s.count)
             whom = self.expr(s.whom) if s.whom else _me
@@ -216,16 +218,15 @@ class Compiler:
             return lambda ctx: [("next_lead", faction(ctx))]
         raise TypeError(f"unknown statement {type(s).__name__}")  # pragma: no cover
 
-    def dest(self, d: ast.Dest) -> Fn:
+    def dest(self, d: ast.Dest) -> tuple[str, Fn | None, str]:
+        """(zone, owner, position) of a move's destination; the owner a closure, None for a shared zone."""
         if d.kind == "reserve_top":
-            return lambda ctx: ("reserve", None, "top")
+            return "reserve", None, "top"
         if d.kind == "reserve_bottom":
-            return lambda ctx: ("reserve", None, "end")
+            return "reserve", None, "end"
         if d.kind == "discard":
-            return lambda ctx: ("discard", None, "end")
-        owner = self.expr(d.owner) if d.owner else _me
-        kind = d.kind
-        return lambda ctx: (kind, owner(ctx), "end")
+            return "discard", None, "end"
+        return d.kind, self.expr(d.owner) if d.owner else _me, "end"
 
     # ----------------------------------------------------------- expressions
     def group(self, node: ast.Node) -> Fn:
@@ -268,11 +269,21 @@ class Compiler:
         return lambda ctx: ctx.g.tables.read[attr][target(ctx)]
 
     def x_ZoneRef(self, n):
+        if n.zone == "held":
+            owner = self.expr(n.owner) if n.owner else _me
+            return lambda ctx: ctx.g.held(owner(ctx))
+        return self._zone_reader(n, tuple)
+
+    def _zone_reader(self, n: ast.ZoneRef, read: Callable[[list], Any]) -> Fn:
+        """`read` of the list of one Community's hand, Transfer or Expedition zone."""
         owner = self.expr(n.owner) if n.owner else _me
         zone = n.zone
-        if zone == "held":
-            return lambda ctx: ctx.g.held(owner(ctx))
-        return lambda ctx: tuple(ctx.g.zone(zone, owner(ctx)))
+
+        def run(ctx):
+            g = ctx.g
+            return read(g.zones[g.tables.zone_keys[zone][owner(ctx)]])
+
+        return run
 
     def x_Neighbour(self, n):
         of = self.expr(n.of) if n.of else _me
@@ -433,6 +444,8 @@ class Compiler:
         name = n.function
         args = [self.group(a) if i == 0 and name in _GROUP_FUNCTIONS else self.expr(a) for i, a in enumerate(n.args)]
         if name == "count":
+            if isinstance(n.args[0], ast.ZoneRef) and n.args[0].zone != "held":
+                return self._zone_reader(n.args[0], len)  # the zone's size, without copying it
             f = args[0]
             return lambda ctx: len(f(ctx))
         if name in ("min", "max", "sum"):

@@ -90,10 +90,10 @@ def known_cards(observation: Mapping) -> set[int]:
 
 def expedition_seen(observation: Mapping, seat: int) -> list[int]:
     """The cards known to lie in a Community's Expedition zone: its face-up ones and those everyone saw go there."""
-    ids = [c["id"] for c in observation["expedition_face_up"][seat]]
     known = observation.get("expedition_known")  # absent from observations made before it existed
-    if known:
-        ids += [c["id"] for c in known[seat]]
+    ids = [c["id"] for c in known[seat]] if known else []
+    # the known ones first, in their order: a sampled game then knows them in the same order
+    ids += [c["id"] for c in observation["expedition_face_up"][seat]]
     return list(dict.fromkeys(ids))
 
 

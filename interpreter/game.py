@@ -21,7 +21,7 @@ import functools
 import random
 from itertools import chain
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from . import vm
 from .compiler import Blind, VariantProgram
@@ -75,7 +75,7 @@ class Play(NamedTuple):
 _play = functools.partial(tuple.__new__, Play)  # Play((seat, card, trump)), as _decision
 
 
-@dataclass
+@dataclass(slots=True)
 class Trick:
     leader: int
     encounter: int | None
@@ -131,9 +131,9 @@ class Game:
         self.over = False
         self.winners: list[int] = []
         self.last_deltas = [0] * n
-        # What every Community has seen this round (see _remember_moves): the cards known to
-        # lie in each Expedition zone, and the Factions each hand is known to lack.
-        self.known: list[list[int]] = [[] for _ in range(n)]
+        # What every Community has seen this round (see _move_cards): each card's arrival in
+        # the zone it is in (read through `known`), and the Factions each hand is known to lack.
+        self.seen: list[bool] = [False] * len(self.cards)
         self.voids: list[set[str]] = [set() for _ in range(n)]
         self._in_force: InForce  # set by forget_rules
         self.forget_rules()
@@ -152,6 +152,36 @@ class Game:
         d = self.decision
         if d is None:
             raise GameRuleError("the game is over: there is no decision to answer")
+        self._answer(d, index)
+        self._advance()
+
+    def play(self, choose: Callable[[Decision], int], *, round_only: bool = False) -> None:
+        """Answer every decision with `choose(decision)` (an option's index) until the game ends.
+
+        With `round_only`, stop at the first decision after the round in progress is
+        counted. The same as calling `apply(choose(game.decision))` in a loop, in one
+        loop: a playout (a search's simulation, a benchmark's random game) spends most
+        of its time going from one decision to the next.
+        """
+        phases, answers, record = _PHASES, self.answers, self.record
+        rounds = len(self.history) if round_only else -1
+        while not self.over:
+            d = self.decision
+            if d is None:
+                phases[self.phase](self)
+                continue
+            if rounds >= 0 and len(self.history) != rounds:
+                return
+            index = choose(d)
+            options = d.options
+            if type(index) is not int or not 0 <= index < len(options) or record:
+                self._answer(d, index)  # the checks and the log
+                continue
+            answers.append(index)  # _answer, inlined: this runs for every decision of every playout
+            self.decision = None
+            _ANSWERS[d.kind](self, d, options[index].value)
+
+    def _answer(self, d: Decision, index: int) -> None:
         if type(index) is not int or not 0 <= index < len(d.options):
             raise GameRuleError(f"illegal answer {index!r} to '{d.prompt}': choose 0 to {len(d.options) - 1}")
         option = d.options[index]
@@ -161,7 +191,6 @@ class Game:
                              "answer": option.label})
         self.decision = None
         _ANSWERS[d.kind](self, d, option.value)
-        self._advance()
 
     def copy(self) -> "Game":
         """An independent copy: it shares the setup and what is never changed in place, nothing else."""
@@ -172,6 +201,19 @@ class Game:
             copier = _COPIERS.get(name)
             setattr(other, name, copier(value) if copier else copy.deepcopy(value))
         return other
+
+    @property
+    def known(self) -> list[list[int]]:
+        """The cards everyone knows to lie in each Expedition zone, in the zone's order."""
+        seen, zones = self.seen, self.zones
+        return [[c for c in zones[key] if seen[c]] for key in self.expedition_keys]
+
+    @known.setter
+    def known(self, known: list[list[int]]) -> None:
+        self.seen = [False] * len(self.cards)
+        for cards in known:
+            for card in cards:
+                self.seen[card] = True
 
     def held(self, seat: int) -> tuple[int, ...]:
         zones = self.zones
@@ -270,28 +312,51 @@ class Game:
             zones[dest].append(card)
         loc[card] = dest
 
+    def _move_cards(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str) -> None:
+        """A power's move, keeping `known` and `voids` true to what everyone saw of it.
+
+        A card a power moves is seen, unless the power picked it at random: a random
+        pick out of an Expedition zone leaves nobody sure of which known card is still
+        there. A card arriving in a hand ends what was known of that hand's voids.
+        """
+        dest = zone if owner is None else self.tables.zone_keys[zone][owner]
+        zones, loc, seen = self.zones, self.loc, self.seen
+        blind = type(cards) is Blind
+        for card in cards:  # all out, then all in: the order _move gives card by card
+            where = loc[card]
+            zones[where].remove(card)
+            loc[card] = dest
+            if blind and where in self.tables.expedition_seat:
+                for other in zones[where]:
+                    seen[other] = False
+        if position == "top":
+            zones[dest][:0] = cards
+        else:
+            zones[dest].extend(cards)
+        if zone == "expedition":
+            for card in cards:
+                seen[card] = not blind
+        elif zone != "reserve" and zone != "discard":  # into a hand or a Transfer zone
+            self.voids[owner].clear()
+        if self.record:
+            self._event("move", cards=[self.tables.label[c] for c in cards], to=dest, position=position)
+
     def seat_label(self, seat: int) -> str:
         return self.tables.seat[seat].label
 
     # ---------------------------------------------------------- round setup
     def _phase_setup_round(self) -> None:
         self.round_no += 1
-        # Every card goes back out (in card order after those already out), then the deal.
-        # Done zone by zone rather than card by card: the same order as moving each card.
-        zones, loc = self.zones, self.loc
-        out = zones["out"]
-        back = [c for c, where in enumerate(loc) if where != "out"]
-        out.extend(back)
-        for key, cards in zones.items():
-            if key != "out":
-                cards.clear()
-        for card in back:
-            loc[card] = "out"
+        # Every card goes back out, then the round's deck is shuffled and dealt. The zones
+        # are rebuilt whole rather than card by card: this runs once per playout.
+        zones = self.zones
+        for cards in zones.values():
+            cards.clear()
         carried = {c for seat in self.carried for c in seat}
-        deck = [c for c in self._round_deck() if c not in carried]
+        deck = [c for c in self._round_deck() if c not in carried] if carried else list(self._round_deck())
         self.rng.shuffle(deck)
         per_seat = self.setup.deal[self.n]
-        dealt = set(deck) | carried
+        self.loc = loc = ["out"] * len(self.cards)
         for seat in range(self.n):
             key = self.hand_keys[seat]
             hand = zones[key]
@@ -305,9 +370,16 @@ class Game:
         zones["reserve"].extend(deck)
         for card in deck:
             loc[card] = "reserve"
-        out[:] = [c for c in out if c not in dealt]
+        in_force = self._in_force
+        if carried.issubset(in_force.deck):  # the usual case: out are the cards not in the deck, every round
+            if in_force.out is None:
+                in_deck = set(in_force.deck)
+                in_force.out = tuple(c for c in range(len(self.cards)) if c not in in_deck)
+            zones["out"].extend(in_force.out)
+        else:
+            zones["out"].extend([c for c, where in enumerate(loc) if where == "out"])
         self.carried = [[] for _ in range(self.n)]
-        self.known = [[] for _ in range(self.n)]
+        self.seen = [False] * len(self.cards)
         self.voids = [set() for _ in range(self.n)]
         self.round_gain = [0] * self.n
         self.tricks_played = 0
@@ -369,11 +441,13 @@ class Game:
     # --------------------------------------------------------------- tricks
     # The trick loop runs for every play of every playout: it reads the per-card tables,
     # builds no labels (the options are made once per setup) and records events inline.
+    # A phase whose next phase is certain (a trick's start, a play, its resolution, a
+    # power's answer) sets it and runs it at once, saving a trip through the game loop.
     def _phase_start_trick(self) -> None:
         n = self.n
         zones = self.zones
         hand_keys, transfer_keys = self.hand_keys, self.transfer_keys
-        if not any(map(zones.__getitem__, hand_keys)) and not any(map(zones.__getitem__, transfer_keys)):
+        if not any(map(zones.__getitem__, self.tables.held_keys)):  # no card left in any hand or Transfer zone
             self.phase = "count"
             return
         self.tricks_played += 1
@@ -392,13 +466,14 @@ class Game:
         self.designated = None
         while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
             leader = (leader + 1) % n
-        self.trick = Trick(leader, encounter, led=self.named_lead, named=self.named_lead is not None)
+        self.trick = Trick(leader, encounter, self.named_lead, None, [], self.named_lead is not None)  # positional: faster
         self.named_lead = None
         if self.record:
             self.log.append({"event": "encounter", "round": self.round_no,
                              "card": self.tables.label[encounter] if encounter is not None else None,
                              "leader": leader, "named": self.trick.led})
         self.phase = "lead"
+        self._phase_lead()
 
     def _legal_plays(self, seat: int) -> list[int]:
         zones = self.zones
@@ -406,16 +481,18 @@ class Game:
         led = self.trick.led
         if led is None:
             return held
-        # filter(set.__contains__) keeps the hand's order without a Python-level loop
-        following = list(filter(self.tables.cards_of.get(led, _NO_CARDS).__contains__, held))
-        if not following or len(following) == len(held):
-            return held
+        # The cards of the Faction led and those that may always be played, in the hand's
+        # order (filter keeps it without a Python-level loop); all of them if it holds none
+        # of the Faction led.
         playable = self._in_force.playable.get(led)
-        if playable is None:  # the cards of the Faction led and those that may always be played
+        if playable is None:
             cards_of = self.tables.cards_of
             playable = self._in_force.playable[led] = cards_of.get(led, _NO_CARDS).union(
                 *(cards_of.get(f, _NO_CARDS) for f in self._in_force.always_playable))
-        return list(filter(playable.__contains__, held))
+        legal = list(filter(playable.__contains__, held))
+        if len(legal) == len(held) or self.tables.cards_of.get(led, _NO_CARDS).isdisjoint(legal):
+            return held
+        return legal
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
@@ -437,6 +514,7 @@ class Game:
             seat = (seat + 1) % self.n
             if seat == trick.leader:
                 self.phase = "resolve"
+                self._phase_resolve()
                 return
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
@@ -470,6 +548,7 @@ class Game:
             self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
                              "side": trick.side, "trump": trump})
         self.phase = "follow"
+        self._phase_follow()
 
     def _winner(self) -> tuple[int, Play | None]:
         """The trumping play with the best value, else the best play of the Faction led, else the leader."""
@@ -505,18 +584,22 @@ class Game:
         if trick.encounter is not None:
             encounter = (trick.encounter,)
             won.append(trick.encounter)
+        seen = self.seen
         for card in won:  # _move, inlined: this runs for every trick
             zones[loc[card]].remove(card)
             loc[card] = dest
+            seen[card] = True  # played face up: everyone saw where they went
         zones[dest].extend(won)
-        self.known[winner].extend(won)  # played face up: everyone saw where they went
         blocked = bool(play and play.trump and self.rules_of(play.card).blocks_led_power)
         if self.record:
             label = self.tables.label
             self.log.append({"event": "win", "round": self.round_no, "seat": winner, "led": trick.led,
                              "blocked": blocked, "cards": [label[p.card] for p in trick.plays]})
         self.active = winner
-        hook = self._win_hook(trick.led) if trick.led is not None and not blocked else None
+        hook = None
+        if trick.led is not None and not blocked:
+            hooks = self._in_force.win_hooks
+            hook = hooks[trick.led] if trick.led in hooks else self._win_hook(trick.led)
         if hook is not None:
             key, name, kind = hook
             if self.record:
@@ -525,6 +608,7 @@ class Game:
                                         trick.leader))
         self.after_frames = "end_trick"
         self.phase = "powers"
+        self._phase_powers()
 
     def _phase_end_trick(self) -> None:
         if self.designated is not None:
@@ -547,51 +631,24 @@ class Game:
     def _value_options(self, values: list, element: str) -> tuple[Option, ...]:
         """The options for the values a power offers (cards and seats reuse the setup's option objects)."""
         made = self.tables.options_of[element]
-        return tuple([_STOP_OPTION if v == vm.STOP else made[v] for v in values])
+        if values[-1] == vm.STOP:  # only ever last (an "up to" choice)
+            return (*map(made.__getitem__, values[:-1]), _STOP_OPTION)
+        return tuple(map(made.__getitem__, values))
 
     def _answer_choose(self, d: Decision, value) -> None:
         frame = self.frames[0]
-        vm.answer(frame, self.setup.program(frame.key), value)
+        vm.answer(frame, self.setup.programs[frame.key], value)
+        self._phase_powers()
 
     _answer_ask = _answer_choose
-
-    def _remember_moves(self, cards, zone: str, owner: int | None) -> None:
-        """Keep `known` and `voids` true to what everyone saw of a power's move.
-
-        A card a power moves is seen, unless the power picked it at random: a random
-        pick out of an Expedition zone leaves nobody sure of which known card is still
-        there. A card arriving in a hand ends what was known of that hand's voids.
-        """
-        known, loc, expedition_seat = self.known, self.loc, self.tables.expedition_seat
-        blind = type(cards) is Blind
-        for card in cards:
-            where = loc[card]
-            if where in expedition_seat:
-                seat_known = known[expedition_seat[where]]
-                if blind:
-                    seat_known.clear()
-                elif card in seat_known:
-                    seat_known.remove(card)
-            if zone == "expedition" and not blind:
-                known[owner].append(card)
-        if zone in ("hand", "transfer") and cards:
-            self.voids[owner].clear()
 
     def apply_effects(self, effects: list[tuple]) -> None:
         for effect in effects:
             kind = effect[0]
             if kind == "move":
                 _, cards, zone, owner, position = effect
-                dest = zone if owner is None else f"{zone}:{owner}"
-                self._remember_moves(cards, zone, owner)
-                if position == "top":
-                    for card in reversed(cards):
-                        self._move(card, dest, top=True)
-                else:
-                    for card in cards:
-                        self._move(card, dest)
-                if cards and self.record:
-                    self._event("move", cards=[self.label(c) for c in cards], to=dest, position=position)
+                if cards:
+                    self._move_cards(cards, zone, owner, position)
             elif kind == "score":
                 _, seat, amount = effect
                 self.round_gain[seat] += amount
@@ -608,12 +665,18 @@ class Game:
 
     # ---------------------------------------------------------------- count
     def _phase_count(self) -> None:
-        for faction in self.factions_in_play():
-            power = self.setup.faction_power[faction]
-            kind = "fixed" if power.fixed else self.variant_of(faction)
-            if power.variant(kind).end_of_round is not None:
-                for seat in range(self.n):
-                    self.frames.append(vm.Frame((str(power.file), kind, "end"), seat))
+        in_force = self._in_force
+        if in_force.end_hooks is None:  # the frame keys of the Factions' end-of-round powers
+            hooks = []
+            for faction in self.factions_in_play():
+                power = self.setup.faction_power[faction]
+                kind = "fixed" if power.fixed else self.variant_of(faction)
+                if power.variant(kind).end_of_round is not None:
+                    hooks.append((str(power.file), kind, "end"))
+            in_force.end_hooks = tuple(hooks)
+        for key in in_force.end_hooks:
+            for seat in range(self.n):
+                self.frames.append(vm.Frame(key, seat))
         for name in self.added:
             power = self.setup.added_power[name]
             if power.variant("basic").end_of_round is not None:
@@ -627,18 +690,16 @@ class Game:
         self.phase = "powers"
 
     def _phase_end_round(self) -> None:
-        survivors, label = self.tables.read["survivors"], self.tables.label
-        deltas = []
-        for seat in range(self.n):
-            base = sum([survivors[c] for c in self.zones[self.expedition_keys[seat]]])
-            deltas.append(base + self.round_gain[seat])
+        survivors, label = self.tables.read["survivors"].__getitem__, self.tables.label.__getitem__
+        expeditions = [self.zones[key] for key in self.expedition_keys]
+        deltas = [sum(map(survivors, cards)) + gain for cards, gain in zip(expeditions, self.round_gain)]
         self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
         self.last_deltas = deltas
         record = {
             "round": self.round_no,
             "deltas": deltas,
             "populations": list(self.population),
-            "expeditions": [[label[c] for c in self.zones[key]] for key in self.expedition_keys],
+            "expeditions": [list(map(label, cards)) for cards in expeditions],
             "factions": [list(f) for f in self.factions],
         }
         self.history.append(record)
@@ -803,7 +864,7 @@ _COPIERS = {
     "history": list, "log": list, "answers": list, "winners": list, "last_deltas": list,
     "factions": lambda factions: [pair[:] for pair in factions],
     "carried": lambda carried: [cards[:] for cards in carried],
-    "known": lambda known: [cards[:] for cards in known],
+    "seen": list,
     "voids": lambda voids: [set(v) for v in voids],
     "frames": lambda frames: [_copy_frame(f) for f in frames],
     "trick": _copy_trick,

@@ -242,11 +242,10 @@ class ISMCTSAgent:
                       for s in range(game.n)]
         path: list[Node] = []
         node = root
-        expanding = True
         me = observation["seat"]
         while game.decision is not None and len(game.history) == history:
             d = game.decision
-            if not expanding or d.kind not in self.tree_kinds or (d.actor != me and not self.opponents_in_tree):
+            if d.kind not in self.tree_kinds or (d.actor != me and not self.opponents_in_tree):
                 game.apply(self._policy(game, d))
                 continue
             keys = [move_key(d, i) for i in range(len(d.options))]
@@ -266,8 +265,9 @@ class ISMCTSAgent:
                 node.edges[keys[i]] = child
                 path.append(child)
                 game.apply(i)
-                expanding = False  # the rest is the playout
-                continue
+                # the rest of the round is the playout
+                game.play(lambda decision: self._policy(game, decision), round_only=True)
+                break
             log_c = self.exploration
             best_i, best_u = 0, -1.0
             for i in legal:

@@ -38,6 +38,8 @@ class CardTables:
                                for seat in range(players))
         self.hand_keys, self.transfer_keys, self.expedition_keys = (
             tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
+        self.held_keys = self.hand_keys + self.transfer_keys  # the zones a Community plays from
+        self.zone_keys = {"hand": self.hand_keys, "transfer": self.transfer_keys, "expedition": self.expedition_keys}
         self.expedition_seat = {key: seat for seat, key in enumerate(self.expedition_keys)}
         self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
         self.label = tuple(c.label for c in cards)
@@ -73,14 +75,16 @@ class InForce:
     or sampled state) of a setup with the same Factions and variants.
     """
 
-    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "deck")
+    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
         self.always_playable = always_playable  # Factions whose cards may always be played
         self.playable: dict[str, frozenset[int]] = {}  # Faction led -> the cards a seat holding some may play
         self.win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see Game._win_hook)
+        self.end_hooks: tuple[tuple, ...] | None = None  # the frame keys of the end-of-round powers
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
+        self.out: tuple[int, ...] | None = None  # the cards not in it
 
 
 def _transfer_targets(seat: int, players: int, count: int) -> list[int]:

@@ -8,7 +8,8 @@ are looked up again from the key and never copied.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 from .compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, SIMUL_BEGIN, SIMUL_END,
                        ChoiceSpec, Program)
@@ -20,6 +21,12 @@ STOP = "stop"  # the option that ends an "up to" choice early
 
 @dataclass(slots=True)
 class Frame:
+    """A hook being run: where it is and what it has bound.
+
+    It is also what the compiled closures read while it runs (the attributes
+    of a Ctx, `g` included), so running a hook builds no context object.
+    """
+
     key: tuple  # (power file, variant, hook) — finds the Program again
     me: int
     this: int | None = None
@@ -32,11 +39,12 @@ class Frame:
     buffer: list | None = None  # effects held back inside `simultaneously`
     picked: list | None = None  # a multi-card choice in progress
     steps: int = 0  # instructions run so far by this hook, across its choices
+    g: Any = None  # the game, while the hook runs (set by run, cleared when it stops)
 
 
 @dataclass(slots=True)
 class Ctx:
-    """What a compiled closure reads: the game and one frame's bindings."""
+    """What a compiled closure reads outside a hook (a rule's condition): the game and its bindings."""
 
     g: Any
     me: int
@@ -51,8 +59,7 @@ class Ctx:
     side: str | None = None
 
 
-@dataclass(slots=True)
-class ChoiceRequest:
+class ChoiceRequest(NamedTuple):
     """The VM has stopped at a choice: who chooses, among what."""
 
     actor: int
@@ -62,9 +69,13 @@ class ChoiceRequest:
     element: str  # Card, Community, Faction, Yes/No
 
 
+_request = partial(tuple.__new__, ChoiceRequest)  # without the Python-level __new__: one per choice
+
+
 def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
     """Step until the hook ends (None) or a choice must be made."""
-    ctx = Ctx(game, frame.me, frame.env, frame.trick, frame.encounter, frame.led, frame.leader, frame.this)
+    frame.g = game
+    ctx = frame  # what the compiled closures read (see Frame)
     code = program.instructions
     end = len(code)
     env = frame.env
@@ -105,14 +116,22 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                 else:
                     pc = ins[3]
             elif op == CHOOSE:
+                spec = ins[1]
+                if spec.mode == "one":  # the usual choice, inlined (_choice does the others)
+                    options = list(dict.fromkeys(spec.source(ctx)))
+                    if not options:
+                        pc = ins[2]
+                        continue
+                    return _request((spec.chooser(ctx) if spec.chooser else frame.me, "choose", spec.prompt,
+                                     options, spec.element))
                 frame.pc = pc
-                request = _choice(ctx, frame, ins[1], ins[2])
+                request = _choice(ctx, frame, spec, ins[2])
                 pc = frame.pc
                 if request is not None:
                     return request
             elif op == ASK:
                 actor = ins[2](ctx) if ins[2] else frame.me
-                return ChoiceRequest(actor, "ask", ins[1], [True, False], "Yes/No")
+                return _request((actor, "ask", ins[1], [True, False], "Yes/No"))
             elif op == SIMUL_BEGIN:
                 frame.buffer = []
                 pc += 1
@@ -124,10 +143,10 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                 raise AssertionError(f"unknown opcode {op}")
         return None
     finally:
-        frame.pc, frame.steps = pc, steps
+        frame.pc, frame.steps, frame.g = pc, steps, None
 
 
-def _options(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> list:
+def _options(ctx, frame: Frame, spec: ChoiceSpec) -> list:
     unique = dict.fromkeys(spec.source(ctx))
     if not frame.picked:  # the usual case: nothing picked yet
         return list(unique)
@@ -135,14 +154,9 @@ def _options(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> list:
     return [x for x in unique if x not in taken]
 
 
-def _choice(ctx: Ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequest | None:
-    """Ask the next pick of a choice, or bind the result and move on (returns None)."""
+def _choice(ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequest | None:
+    """Ask the next pick of a choice of several cards, or bind them and move on (returns None)."""
     options = _options(ctx, frame, spec)
-    if spec.mode == "one":
-        if not options:
-            frame.pc = else_target
-            return None
-        return ChoiceRequest(_actor(ctx, frame, spec), "choose", spec.prompt, options, spec.element)
     picked = frame.picked if frame.picked is not None else []
     if len(picked) >= spec.count or not options:
         frame.picked = None
@@ -157,10 +171,10 @@ def _choice(ctx: Ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> Choic
         options = options + [STOP]
     remaining = spec.count - len(picked)
     prompt = f"{spec.prompt} — {len(picked)} chosen, {remaining} to go"
-    return ChoiceRequest(_actor(ctx, frame, spec), "choose", prompt, options, spec.element)
+    return _request((_actor(ctx, frame, spec), "choose", prompt, options, spec.element))
 
 
-def _actor(ctx: Ctx, frame: Frame, spec: ChoiceSpec) -> int:
+def _actor(ctx, frame: Frame, spec: ChoiceSpec) -> int:
     return spec.chooser(ctx) if spec.chooser else frame.me
 
 

@@ -39,7 +39,7 @@ def _dogs_trick(variant: str):
     position(g, hands={0: ["Dogs 8", "Hippies 1"], 1: ["Dogs 2", "Hippies 3"], 2: ["Dogs 1", "Soldiers 4"]},
              expeditions={1: ["Zombies 19", "Hippies 12"]}, reserve=["Hippies 13", "Soldiers 12"], active=0)
     # seat 1 won the Zombie earlier in the round, in everyone's sight
-    g.known[1] = [c for c in g.zone("expedition", 1) if g.label(c) == "Zombies 19"]
+    g.known = [[], [c for c in g.zone("expedition", 1) if g.label(c) == "Zombies 19"], []]
     answer(g, "Dogs 8 on +@0", "Dogs 2@1", "Dogs 1@2")
     return g
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from conftest import check_invariants, library
 
 from happydayz.boxes import resolve_scenario
+from happydayz.errors import GameRuleError
 from happydayz.game import Game
 from happydayz.setup import GameOptions, build_setup
 
@@ -186,3 +187,42 @@ def test_a_copy_taken_anywhere_plays_on_as_the_original(scenario_id, players, ra
 def test_hypothesis_playouts(scenario_id, players, patient_zero, seed):
     g = playout(setup_for(scenario_id, players, patient_zero), seed)
     check_end(g)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenario_id=st.sampled_from(SCENARIOS), players=st.integers(2, 5), patient_zero=st.booleans(),
+       record=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_play_is_the_apply_loop(scenario_id, players, patient_zero, record, seed):
+    """Game.play (the playout loop) answers exactly as apply would, event log included."""
+    setup = setup_for(scenario_id, players, patient_zero)
+    original = playout(setup, seed, check=False)
+    g = Game(setup, seed, record=record)
+    chooser = random.Random(seed)
+    g.play(lambda d: chooser.randrange(len(d.options)))
+    assert g.over and g.answers == original.answers and g.population == original.population
+    assert g.winners == original.winners and g.history == original.history
+    assert g.log == (original.log if record else [])
+    check_invariants(g)
+
+
+def test_play_can_stop_when_the_round_is_counted():
+    setup = setup_for("woodstock-fever/1", 4, False)
+    g = Game(setup, 3, record=False)
+    chooser = random.Random(3)
+    g.play(lambda d: chooser.randrange(len(d.options)), round_only=True)
+    assert len(g.history) == 1 and g.round_no == 1 and not g.over
+    assert g.decision is not None  # the first decision of round 2 waits: nothing of it was played
+    g.play(lambda d: chooser.randrange(len(d.options)), round_only=True)
+    assert len(g.history) == 2 and not g.over
+
+
+@pytest.mark.parametrize("answer", [-1, 99, "0", 1.0])
+def test_play_refuses_an_illegal_answer_as_apply_does(answer):
+    setup = setup_for("american-dream/1", 4, False)
+    g = Game(setup, 1, record=False)
+    d = g.decision
+    with pytest.raises(GameRuleError) as caught:
+        g.play(lambda decision: answer)
+    message = caught.value.diagnostics[0].message
+    assert message == f"illegal answer {answer!r} to '{d.prompt}': choose 0 to {len(d.options) - 1}"
+    assert g.decision == d and g.answers == []  # nothing was answered
