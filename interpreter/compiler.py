@@ -7,7 +7,9 @@ it, and every loop walks a finite list, so a power always ends.
 
 Runtime values: a card is its id (int), a Community its seat (int), a Faction
 its name (str); groups are tuples in a meaningful order (zone order, or
-clockwise from the acting Community).
+clockwise from the acting Community) that never hold an element twice (a
+card is in one zone; lists and unions drop repeats), so a choice offers each
+element once without checking.
 """
 
 from __future__ import annotations
@@ -192,13 +194,14 @@ class Compiler:
         if isinstance(s, ast.Deal):
             cards = self.group(s.cards)
             to = self.group(s.to)
-            keys = [(k.attr, k.direction) for k in s.order]
+            sorts = [(k.attr, k.direction == "highest") for k in reversed(s.order)]  # stable sorts, last key first
 
             def deal(ctx):
                 pile = list(cards(ctx))
-                read = ctx.g.tables.read
-                for attr, direction in reversed(keys):  # stable sorts, last key first
-                    pile.sort(key=read[attr].__getitem__, reverse=direction == "highest")
+                if len(pile) > 1:
+                    read = ctx.g.tables.read
+                    for attr, reverse in sorts:
+                        pile.sort(key=read[attr].__getitem__, reverse=reverse)
                 seats = to(ctx)
                 if not seats:
                     return []
@@ -525,7 +528,7 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "self": lambda ctx: ctx.me,
     "others": lambda ctx: ctx.g.tables.clockwise[ctx.me][1:],
     "everyone": lambda ctx: ctx.g.tables.clockwise[ctx.me],
-    "factions": lambda ctx: ctx.g.factions_in_play(),
+    "factions": lambda ctx: tuple(dict.fromkeys(ctx.g.factions_in_play())),
     "reserve": lambda ctx: tuple(ctx.g.reserve),
     "round": lambda ctx: ctx.g.round_no,
     "players": lambda ctx: ctx.g.n,

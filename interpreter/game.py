@@ -165,9 +165,11 @@ class Game:
         """
         phases, answers, record = _PHASES, self.answers, self.record
         rounds = len(self.history) if round_only else -1
-        while not self.over:
+        while True:
             d = self.decision
             if d is None:
+                if self.over:
+                    return
                 phases[self.phase](self)
                 continue
             if rounds >= 0 and len(self.history) != rounds:
@@ -410,8 +412,8 @@ class Game:
         seat, k = divmod(done, per_seat)
         receiver, prompt = self.tables.transfers[seat][k]
         hand = self.zones[self.hand_keys[seat]]
-        if k:  # a card picked for an earlier pass is not offered again
-            already = {c for g, _, c in self.transfer_picks if g == seat}
+        if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
+            already = {c for _, _, c in self.transfer_picks[-k:]}
             hand = [c for c in hand if c not in already]
         if not hand:  # nothing left to pass: this pass is skipped
             self.transfer_picks.append((seat, receiver, -1))
@@ -425,10 +427,13 @@ class Game:
 
     def _first_leader(self) -> int:
         """The seat whose received cards rank highest: Faction rank first, then value."""
-        order = self.factions_in_play()
-        rank: dict[str, int] = {}
-        for i, name in enumerate(order):
-            rank.setdefault(name, len(order) - i)
+        rank = self._in_force.rank
+        if rank is None:
+            order = self.factions_in_play()
+            rank = {}
+            for i, name in enumerate(order):
+                rank.setdefault(name, len(order) - i)
+            self._in_force.rank = rank
         faction, value = self.tables.faction, self.tables.value
         best_seat, best_key = 0, None
         for seat in range(self.n):
@@ -532,17 +537,19 @@ class Game:
         zones["table"].append(card)
         loc[card] = "table"
         led = trick.led
-        if led is None and not rules.never_leads:
-            trick.led = led = faction
-        elif led is not None and faction != led and faction not in self._in_force.always_playable:
-            self.voids[seat].add(led)  # the rules made it follow if it could
         trump = False
-        if led is not None and faction != led and rules.trumps is not None:
-            # the card played is not of the Faction led, so the seat was void before playing it iff it is now
-            tf = self.tables.faction
-            void = not any(tf[c] == led for c in self.held(seat))
-            ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
-            trump = bool(rules.trumps(ctx))
+        if led is None:
+            if not rules.never_leads:
+                trick.led = faction
+        elif faction != led:
+            if faction not in self._in_force.always_playable:
+                self.voids[seat].add(led)  # the rules made it follow if it could
+            if rules.trumps is not None:
+                # the card played is not of the Faction led, so the seat was void before playing it iff it is now
+                tf = self.tables.faction
+                void = not any(tf[c] == led for c in self.held(seat))
+                ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
+                trump = bool(rules.trumps(ctx))
         trick.plays.append(_play((seat, card, trump)))
         if self.record:
             self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
@@ -580,13 +587,19 @@ class Game:
         dest = self.expedition_keys[winner]
         zones, loc = self.zones, self.loc
         won = [p.card for p in trick.plays]
+        table = zones["table"]
+        if table == won:  # always, as only plays go to the table: it is emptied whole
+            table.clear()
+        else:  # pragma: no cover - a guard, should a power ever move a card onto the table
+            for card in won:
+                table.remove(card)
         encounter = ()
         if trick.encounter is not None:
             encounter = (trick.encounter,)
             won.append(trick.encounter)
+            zones["encounter"].remove(trick.encounter)
         seen = self.seen
-        for card in won:  # _move, inlined: this runs for every trick
-            zones[loc[card]].remove(card)
+        for card in won:
             loc[card] = dest
             seen[card] = True  # played face up: everyone saw where they went
         zones[dest].extend(won)
@@ -622,18 +635,17 @@ class Game:
             frame = self.frames[0]
             request = vm.run(self, frame, self.setup.programs[frame.key])
             if request is not None:
-                self.decision = _decision((request.actor, request.kind, request.prompt,
-                                           self._value_options(request.options, request.element)))
+                # the options for the values the power offers (cards and seats reuse the setup's options)
+                actor, kind, prompt, values, element = request
+                made = self.tables.options_of[element]
+                if values[-1] == vm.STOP:  # only ever last (an "up to" choice)
+                    options = (*map(made.__getitem__, values[:-1]), _STOP_OPTION)
+                else:
+                    options = tuple(map(made.__getitem__, values))
+                self.decision = _decision((actor, kind, prompt, options))
                 return
             self.frames.pop(0)
         self.phase = self.after_frames
-
-    def _value_options(self, values: list, element: str) -> tuple[Option, ...]:
-        """The options for the values a power offers (cards and seats reuse the setup's option objects)."""
-        made = self.tables.options_of[element]
-        if values[-1] == vm.STOP:  # only ever last (an "up to" choice)
-            return (*map(made.__getitem__, values[:-1]), _STOP_OPTION)
-        return tuple(map(made.__getitem__, values))
 
     def _answer_choose(self, d: Decision, value) -> None:
         frame = self.frames[0]
@@ -703,7 +715,8 @@ class Game:
             "factions": [list(f) for f in self.factions],
         }
         self.history.append(record)
-        self._event("count", deltas=deltas, populations=list(self.population))
+        if self.record:
+            self._event("count", deltas=deltas, populations=list(self.population))
         if self.round_no >= self.setup.rounds or min(self.population) == 0:
             self._finish()
             return
@@ -719,7 +732,8 @@ class Game:
         else:
             best = max(self.population)
             self.winners = [s for s in range(self.n) if self.population[s] == best]
-        self._event("game_over", populations=list(self.population), winners=self.winners)
+        if self.record:
+            self._event("game_over", populations=list(self.population), winners=self.winners)
 
     def _lost_most(self) -> int:
         return min(range(self.n), key=lambda s: (self.last_deltas[s], self.population[s], s))

@@ -75,7 +75,7 @@ class InForce:
     or sampled state) of a setup with the same Factions and variants.
     """
 
-    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out")
+    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "rank")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -85,6 +85,7 @@ class InForce:
         self.end_hooks: tuple[tuple, ...] | None = None  # the frame keys of the end-of-round powers
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
         self.out: tuple[int, ...] | None = None  # the cards not in it
+        self.rank: dict[str, int] | None = None  # Faction -> its rank for the first lead (see Game._first_leader)
 
 
 def _transfer_targets(seat: int, players: int, count: int) -> list[int]:

@@ -118,7 +118,7 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
             elif op == CHOOSE:
                 spec = ins[1]
                 if spec.mode == "one":  # the usual choice, inlined (_choice does the others)
-                    options = list(dict.fromkeys(spec.source(ctx)))
+                    options = list(spec.source(ctx))  # a group holds no repeats (see compiler)
                     if not options:
                         pc = ins[2]
                         continue
@@ -147,11 +147,11 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
 
 
 def _options(ctx, frame: Frame, spec: ChoiceSpec) -> list:
-    unique = dict.fromkeys(spec.source(ctx))
+    values = spec.source(ctx)  # a group holds no repeats (see compiler)
     if not frame.picked:  # the usual case: nothing picked yet
-        return list(unique)
+        return list(values)
     taken = set(frame.picked)
-    return [x for x in unique if x not in taken]
+    return [x for x in values if x not in taken]
 
 
 def _choice(ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequest | None:

@@ -46,6 +46,8 @@ def playout(setup, seed, check=True) -> Game:
         assert steps <= MAX_DECISIONS, "the game did not end"
         d = g.decision
         assert d.options, f"a decision without options: {d.prompt}"
+        values = [repr(o.value) for o in d.options]  # (a Faction change's value is a list)
+        assert len(set(values)) == len(values), f"an option offered twice: {values}"
         assert 0 <= d.actor < g.n
         if check and d.kind in ("lead", "follow"):
             check_play_options(g, d)
