@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
-from itertools import chain
+from itertools import chain, compress
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
@@ -207,8 +207,8 @@ class Game:
     @property
     def known(self) -> list[list[int]]:
         """The cards everyone knows to lie in each Expedition zone, in the zone's order."""
-        seen, zones = self.seen, self.zones
-        return [[c for c in zones[key] if seen[c]] for key in self.expedition_keys]
+        flag, zones = self.seen.__getitem__, self.zones
+        return [list(compress(cards, map(flag, cards))) for cards in map(zones.__getitem__, self.expedition_keys)]
 
     @known.setter
     def known(self, known: list[list[int]]) -> None:

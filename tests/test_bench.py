@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench.py"
 
@@ -55,6 +58,19 @@ def test_calls_counts_python_calls_per_trick():
     assert set(calls) == {"playout", "logged_playout", "floor"}
     # the event log costs calls, and the kernel does more than the bare loop: real counts, not placeholders
     assert calls["floor"] < calls["playout"] < calls["logged_playout"]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="counting instructions needs valgrind")
+def test_instructions_are_counted_inside_the_games_only():
+    script = BENCH.parent / "instructions.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "1", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    # the loading (hundreds of millions of instructions) is not counted: a trick is tens of thousands
+    assert 10_000 < counts["floor_instructions_per_trick"] < counts["playout_instructions_per_trick"] < 2_000_000
+    ratio = counts["playout_instructions_per_trick"] / counts["floor_instructions_per_trick"]
+    assert counts["instructions_ratio"] == pytest.approx(ratio, abs=0.01)
 
 
 def test_paired_ismcts_compares_with_a_greedy_baseline_on_the_same_games():
