@@ -88,7 +88,7 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
             if steps > MAX_STEPS:
                 raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
             ins = code[pc]
-            op = ins[0]
+            op = ins[0]  # the opcodes in order of how often the bundled powers run them
             if op == EFFECT:
                 effects = ins[1](ctx)
                 if frame.buffer is not None:
@@ -96,6 +96,20 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                 else:
                     game.apply_effects(effects)
                 pc += 1
+            elif op == CHOOSE:
+                spec = ins[1]
+                if spec.mode == "one":  # the usual choice, inlined (_choice does the others)
+                    options = list(spec.source(ctx))  # a group holds no repeats (see compiler)
+                    if not options:
+                        pc = ins[2]
+                        continue
+                    return _request((spec.chooser(ctx) if spec.chooser else frame.me, "choose", spec.prompt,
+                                     options, spec.element))
+                frame.pc = pc
+                request = _choice(ctx, frame, spec, ins[2])
+                pc = frame.pc
+                if request is not None:
+                    return request
             elif op == LET:
                 env[ins[1]] = ins[2](ctx)
                 pc += 1
@@ -115,20 +129,6 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                     pc += 1
                 else:
                     pc = ins[3]
-            elif op == CHOOSE:
-                spec = ins[1]
-                if spec.mode == "one":  # the usual choice, inlined (_choice does the others)
-                    options = list(spec.source(ctx))  # a group holds no repeats (see compiler)
-                    if not options:
-                        pc = ins[2]
-                        continue
-                    return _request((spec.chooser(ctx) if spec.chooser else frame.me, "choose", spec.prompt,
-                                     options, spec.element))
-                frame.pc = pc
-                request = _choice(ctx, frame, spec, ins[2])
-                pc = frame.pc
-                if request is not None:
-                    return request
             elif op == ASK:
                 actor = ins[2](ctx) if ins[2] else frame.me
                 return _request((actor, "ask", ins[1], [True, False], "Yes/No"))
