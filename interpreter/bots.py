@@ -379,6 +379,13 @@ def power_model(setup: GameSetup) -> PowerModel:
 
 
 # ================================================================ the probe
+class _Zones(dict):
+    """The zones of a probe: those it was not given (hands, Transfer zones) read as empty."""
+
+    def __missing__(self, key: str) -> list:
+        return []
+
+
 class _Probe:
     """A stand-in for the Game that compiled end-of-round hooks can read."""
 
@@ -387,7 +394,7 @@ class _Probe:
         self.cards = setup.cards
         self.tables = tables_of(setup)  # the per-card tables compiled code reads
         self.n = obs["players"]
-        self.zones = zones
+        self.zones = _Zones(zones)
         self.population = list(obs["populations"])
         self.round_no = obs["round"]
         self.rng = random.Random(0)

@@ -162,7 +162,8 @@ power Moonshiners {
     }
     at end of round {
       let shine = count(expedition where faction is Moonshiners)
-      if shine > 3 {
+      # the hands are empty by now: reading them checks the bots' estimate can (it holds no hands)
+      if shine > 3 and count(hand of left) + count(held) == 0 {
         lose shine
       } else {
         gain shine
