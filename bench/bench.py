@@ -7,12 +7,15 @@
     python bench/bench.py --profile  # also the top functions of a cProfile of the playouts (stderr)
     python bench/bench.py --calls    # only Python function calls per trick: a count no machine load changes
 
+(bench/instructions.py counts the same playouts' machine instructions under Valgrind.)
+
 It measures:
 
 - playout: random playouts of express rounds (one round, 4 players) of the two
-  first-game scenarios, woodstock-fever/1 and american-dream/1, answering every
-  decision with random.Random directly (the kernel alone), in microseconds per
-  trick: without an event log (Game(..., record=False), as search playouts run),
+  first-game scenarios, woodstock-fever/1 and american-dream/1, played with
+  Game.play and every decision answered by the randrange of one random.Random
+  (the kernel alone, no bot; the floor also has one generator), in
+  microseconds per trick: without an event log (Game(..., record=False), as search playouts run),
   the headline figure; with the event log (the default, as `simulate` plays);
   and through the bots (play_game with RandomAgent, which builds an
   observation for every decision);
