@@ -775,7 +775,7 @@ class GreedyAgent:
     def _score_play(self, est: Estimate, card: int, side: str, plays0, led0, leader, rest, held, voids,
                     enc_item) -> float:
         obs = est.obs
-        me, n = est.me, est.n
+        me = est.me
         cards = est.cards
         rules = self.model.rules(obs, card)
         led = led0
@@ -1063,7 +1063,6 @@ class GreedyAgent:
                     target = seats[0]
                 return seats.index(target)
             if node == "ChooseFrom":
-                ins = st["ins"]
                 # a later choice among the chosen Community's cards, then moved: treat as taking from it
                 target = self._population_leader(obs, others) if others else me
                 return seats.index(target)

@@ -369,7 +369,7 @@ def _run_sweep(args) -> int:
     if interrupted:
         written = report["resumed"] + report["played"]
         print(f"\nhappydayz: interrupted: {written} of {report['games']} games are in {out}"
-              + ("" if out == "-" else f"; run again with --resume to finish"), file=sys.stderr)
+              + ("" if out == "-" else "; run again with --resume to finish"), file=sys.stderr)
         return 130
     if out != "-" and not args.quiet:
         _print_sweep(report, cell_summaries(sweep, read_results(out, sweep, repair=False)))

@@ -794,8 +794,8 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
     players = ", ".join(str(p) for p in analysis["players"])
     lines.append(f"Players: {players}. Bots: {'; '.join(analysis['bots']) or 'not recorded'}.")
     lines.append("")
-    lines.append(f"Every rate is shown as `rate [95% CI]` (Wilson score interval), every mean as "
-                 f"`mean [95% CI]` (normal approximation). A shared win counts for each of its winners.")
+    lines.append("Every rate is shown as `rate [95% CI]` (Wilson score interval), every mean as "
+                 "`mean [95% CI]` (normal approximation). A shared win counts for each of its winners.")
     for note in results.notes:
         lines += ["", f"> {note}"]
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable
 
 import yaml

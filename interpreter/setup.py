@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .compiler import CompiledPower, VariantProgram
 from .errors import Diagnostic, GameRuleError, Span
 from .boxes import promo_card
-from .model import VARIANTS, Library, Scenario
+from .model import VARIANTS, CardSpec, Library, Scenario
 from .powers import load_power
 
 if TYPE_CHECKING:  # the tables are built from a setup, so they import this module
