@@ -60,7 +60,8 @@ def count(what: str, games: int) -> float:
     out = subprocess.run(command, capture_output=True, text=True, check=False).stderr
     collected = re.search(r"Collected : (\d+)", out)
     tricks = re.search(r"tricks (\d+)", out)
-    if not (collected and tricks) or not int(tricks.group(1)):
+    if not (collected and tricks) or not int(tricks.group(1)) or not int(collected.group(1)):
+        # (no instruction collected: callgrind_control could not turn the instrumentation on)
         sys.exit(f"callgrind gave no count for the {what}:\n{out[-2000:]}")
     return int(collected.group(1)) / int(tricks.group(1))
 
