@@ -403,13 +403,10 @@ class _Probe:
 
     @property
     def reserve(self):
-        return self.zones.get("reserve", [])
+        return self.zones["reserve"]
 
     def held(self, seat: int):
-        return tuple(self.zones.get(f"hand:{seat}", ())) + tuple(self.zones.get(f"transfer:{seat}", ()))
-
-    def zone(self, kind: str, seat: int):
-        return self.zones.get(f"{kind}:{seat}", [])
+        return (*self.zones[f"hand:{seat}"], *self.zones[f"transfer:{seat}"])
 
     def factions_in_play(self):
         return self._factions

@@ -42,7 +42,7 @@ SUPPORTED_KINDS = ("transfer", "lead", "follow")
 _OWN_ATTRIBUTES = {
     "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
     "named_lead", "trick", "carried", "transfer_picks", "frames", "decision", "history",
-    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "known", "voids",
+    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "seen", "voids",
     "_in_force",
 }
 

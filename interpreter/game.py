@@ -222,7 +222,8 @@ class Game:
         return (*zones[self.hand_keys[seat]], *zones[self.transfer_keys[seat]])
 
     def zone(self, kind: str, seat: int) -> list[int]:
-        return self.zones[f"{kind}:{seat}"]
+        """A Community's hand, Transfer or Expedition zone."""
+        return self.zones[self.tables.zone_keys[kind][seat]]
 
     @property
     def reserve(self) -> list[int]:
