@@ -588,12 +588,7 @@ class Game:
         dest = self.expedition_keys[winner]
         zones, loc = self.zones, self.loc
         won = [p.card for p in trick.plays]
-        table = zones["table"]
-        if table == won:  # always, as only plays go to the table: it is emptied whole
-            table.clear()
-        else:  # pragma: no cover - a guard, should a power ever move a card onto the table
-            for card in won:
-                table.remove(card)
+        zones["table"].clear()  # only plays go to the table: it holds this trick's, and nothing else
         encounter = ()
         if trick.encounter is not None:
             encounter = (trick.encounter,)
