@@ -423,7 +423,8 @@ def _run_hook(probe: _Probe, key, program, seat: int, this: int | None = None) -
         request = vm.run(probe, frame, program)
         if request is None:
             return
-        vm.answer(frame, program, request.options[0])
+        options = request[3]
+        vm.answer(frame, program, options[0])
 
 
 # ============================================================== the estimate

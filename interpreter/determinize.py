@@ -28,7 +28,7 @@ import copy
 import random
 from typing import Iterable, Mapping
 
-from .game import Decision, Game, Play, Trick
+from .game import Decision, Game, Trick
 from .setup import GameSetup
 from .tables import round_deck
 
@@ -205,7 +205,8 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
         game = Game(setup, rng.getrandbits(32))
     else:
         game = Game.__new__(Game)
-        for name, value in template_game.__dict__.items():
+        for name in Game.__slots__:
+            value = getattr(template_game, name)
             if name in _OWN_ATTRIBUTES or name in ("setup", "cards"):
                 setattr(game, name, value)
             elif isinstance(value, (list, dict, set)):
@@ -269,9 +270,9 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     else:
         leader = trick_obs["leader"]
         encounter = observation["encounter"]["id"] if observation.get("encounter") else None
-        plays = [Play(p["seat"], p["id"], bool(p.get("trump", False))) for p in trick_obs["plays"]]
+        plays = [(p["seat"], p["id"], bool(p.get("trump", False))) for p in trick_obs["plays"]]
         led = trick_obs["led"]
-        named = led is not None and not any(cards[p.card].faction == led for p in plays)
+        named = led is not None and not any(cards[card].faction == led for _, card, _ in plays)
         game.trick = Trick(leader, encounter, led=led, side=trick_obs["side"], plays=plays, named=named)
         game.phase = kind
     game._advance()

@@ -66,13 +66,9 @@ class Decision(NamedTuple):  # a tuple: one is built for every decision of every
 _decision = functools.partial(tuple.__new__, Decision)
 
 
-class Play(NamedTuple):
-    seat: int
-    card: int
-    trump: bool = False
-
-
-_play = functools.partial(tuple.__new__, Play)  # Play((seat, card, trump)), as _decision
+# A play is a plain tuple (seat, card, trump): four are made in every trick, and a
+# tuple subclass costs several times as much to make, read and free.
+Play = tuple[int, int, bool]
 
 
 @dataclass(slots=True)
@@ -90,6 +86,15 @@ _SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "
 
 
 class Game:
+    # Slots, not a __dict__: a Game has more attributes than CPython 3.11 keeps in an
+    # instance's shared-key table (30), and past that limit its attribute reads and
+    # method calls are no longer specialized. The trick loop reads them at every play.
+    __slots__ = ("setup", "seed", "rng", "n", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys",
+                 "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
+                 "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
+                 "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
+                 "last_deltas", "seen", "voids", "_in_force")
+
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads)."""
         self.setup = setup
@@ -196,12 +201,13 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent copy: it shares the setup and what is never changed in place, nothing else."""
-        other = copy.copy(self)
-        for name, value in self.__dict__.items():
-            if name in _SHARED or type(value) in _IMMUTABLE:
-                continue
-            copier = _COPIERS.get(name)
-            setattr(other, name, copier(value) if copier else copy.deepcopy(value))
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            if name not in _SHARED and type(value) not in _IMMUTABLE:
+                copier = _COPIERS.get(name)
+                value = copier(value) if copier else copy.deepcopy(value)
+            setattr(other, name, value)
         return other
 
     @property
@@ -515,7 +521,7 @@ class Game:
         # the next seat after the last play (the leader's, at first) that still holds cards
         trick = self.trick
         zones, hand_keys, transfer_keys = self.zones, self.hand_keys, self.transfer_keys
-        seat = trick.plays[-1].seat
+        seat = trick.plays[-1][0]
         while True:
             seat = (seat + 1) % self.n
             if seat == trick.leader:
@@ -551,43 +557,41 @@ class Game:
                 void = not any(tf[c] == led for c in self.held(seat))
                 ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
                 trump = bool(rules.trumps(ctx))
-        trick.plays.append(_play((seat, card, trump)))
+        trick.plays.append((seat, card, trump))
         if self.record:
             self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
                              "side": trick.side, "trump": trump})
         self.phase = "follow"
         self._phase_follow()
 
-    def _winner(self) -> tuple[int, Play | None]:
-        """The trumping play with the best value, else the best play of the Faction led, else the leader."""
+    def _winning_play(self) -> Play | None:
+        """The trumping play with the best value, else the best play of the Faction led (None: the leader wins)."""
         trick = self.trick
         value, faction = self.tables.value, self.tables.faction
         led = trick.led
         high = trick.side == "+"
         best: Play | None = None
-        best_trumps = False
-        for p in trick.plays:
-            v = value[p.card]
-            if v is None or not (p.trump or (led is not None and faction[p.card] == led)):
+        best_value = best_trumps = None
+        for play in trick.plays:
+            _, card, trump = play
+            v = value[card]
+            if v is None or not (trump or faction[card] == led):  # (led may be None: no card's Faction is)
                 continue
             if best is not None:
-                if best_trumps and not p.trump:
+                if best_trumps and not trump:
                     continue
-                if p.trump == best_trumps:
-                    w = value[best.card]
-                    if not ((v > w) if high else (v < w)):
-                        continue
-            best, best_trumps = p, p.trump
-        if best is None:
-            return trick.leader, None
-        return best.seat, best
+                if trump == best_trumps and not ((v > best_value) if high else (v < best_value)):
+                    continue
+            best, best_value, best_trumps = play, v, trump
+        return best
 
     def _phase_resolve(self) -> None:
         trick = self.trick
-        winner, play = self._winner()
+        play = self._winning_play()
+        winner = play[0] if play is not None else trick.leader
         dest = self.expedition_keys[winner]
         zones, loc = self.zones, self.loc
-        won = [p.card for p in trick.plays]
+        won = [card for _, card, _ in trick.plays]
         zones["table"].clear()  # only plays go to the table: it holds this trick's, and nothing else
         encounter = ()
         if trick.encounter is not None:
@@ -599,11 +603,11 @@ class Game:
             loc[card] = dest
             seen[card] = True  # played face up: everyone saw where they went
         zones[dest].extend(won)
-        blocked = bool(play and play.trump and self.rules_of(play.card).blocks_led_power)
+        blocked = play is not None and play[2] and self.rules_of(play[1]).blocks_led_power
         if self.record:
             label = self.tables.label
             self.log.append({"event": "win", "round": self.round_no, "seat": winner, "led": trick.led,
-                             "blocked": blocked, "cards": [label[p.card] for p in trick.plays]})
+                             "blocked": blocked, "cards": [label[card] for _, card, _ in trick.plays]})
         self.active = winner
         hook = None
         if trick.led is not None and not blocked:
@@ -799,7 +803,8 @@ class Game:
                 "leader": self.trick.leader,
                 "side": self.trick.side,
                 "led": self.trick.led,
-                "plays": [{"seat": p.seat, "card": self.label(p.card), "id": p.card, "trump": p.trump} for p in self.trick.plays],
+                "plays": [{"seat": seat, "card": self.label(card), "id": card, "trump": trump}
+                          for seat, card, trump in self.trick.plays],
             }
         encounter = self.zones["encounter"]
         return {

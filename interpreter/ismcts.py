@@ -424,9 +424,9 @@ class PlayoutPolicy:
         cards = self.cards
         trick = game.trick
         led, high = trick.led, trick.side == "+"
-        table = [p.card for p in trick.plays]
-        _, best = game._winner()
-        best_value = cards[best.card].value if best is not None else None
+        table = [card for _, card, _ in trick.plays]
+        best = game._winning_play()
+        best_value = cards[best[1]].value if best is not None else None
         beaters, others = [], []
         for i, o in enumerate(options):
             spec = cards[o.value]

@@ -29,6 +29,7 @@ This module names no Faction, power or box: everything comes from the data.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import Counter, defaultdict
@@ -147,7 +148,7 @@ def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
         if event["event"] == "power":
             entry(event["power"], event["variant"])["triggers"][event["seat"]] += 1
 
-    apply = replay.apply_effects
+    apply = functools.partial(Game.apply_effects, replay)
     survivors = [card.survivors or 0 for card in setup.cards]
     expedition = {f"expedition:{seat}": seat for seat in range(n)}  # zone -> its seat
     counted: list = []  # end-of-round frames already counted (kept alive, so ids stay unique)
@@ -180,7 +181,13 @@ def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
                 record["triggers"][frame.me] += 1
         apply(effects)
 
-    replay.apply_effects = traced  # this replay only; the kernel is untouched
+    class Traced(Game):  # this replay only; the kernel is untouched
+        __slots__ = ()
+
+        def apply_effects(self, effects: list[tuple]) -> None:
+            traced(effects)
+
+    replay.__class__ = Traced
     for answer in game.answers[played:]:
         replay.apply(answer)
     if len(replay.log) != len(game.log) or replay.population != game.population:

@@ -8,8 +8,7 @@ are looked up again from the key and never copied.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from .compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, SIMUL_BEGIN, SIMUL_END,
                        ChoiceSpec, Program)
@@ -59,17 +58,11 @@ class Ctx:
     side: str | None = None
 
 
-class ChoiceRequest(NamedTuple):
-    """The VM has stopped at a choice: who chooses, among what."""
-
-    actor: int
-    kind: str  # "choose" or "ask"
-    prompt: str
-    options: list  # values (card ids, seats, Faction names, True/False, STOP)
-    element: str  # Card, Community, Faction, Yes/No
-
-
-_request = partial(tuple.__new__, ChoiceRequest)  # without the Python-level __new__: one per choice
+# The VM has stopped at a choice: (actor, kind, prompt, options, element) — who chooses,
+# "choose" or "ask", the prompt, the values offered (card ids, seats, Faction names,
+# True/False, STOP) and what they are (Card, Community, Faction, Yes/No). A plain tuple:
+# one is made for nearly every trick of a playout.
+ChoiceRequest = tuple[int, str, str, list, str]
 
 
 def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
@@ -103,8 +96,8 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                     if not options:
                         pc = ins[2]
                         continue
-                    return _request((spec.chooser(ctx) if spec.chooser else frame.me, "choose", spec.prompt,
-                                     options, spec.element))
+                    return (spec.chooser(ctx) if spec.chooser else frame.me, "choose", spec.prompt,
+                            options, spec.element)
                 frame.pc = pc
                 request = _choice(ctx, frame, spec, ins[2])
                 pc = frame.pc
@@ -131,7 +124,7 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                     pc = ins[3]
             elif op == ASK:
                 actor = ins[2](ctx) if ins[2] else frame.me
-                return _request((actor, "ask", ins[1], [True, False], "Yes/No"))
+                return (actor, "ask", ins[1], [True, False], "Yes/No")
             elif op == SIMUL_BEGIN:
                 frame.buffer = []
                 pc += 1
@@ -171,7 +164,7 @@ def _choice(ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequ
         options = options + [STOP]
     remaining = spec.count - len(picked)
     prompt = f"{spec.prompt} — {len(picked)} chosen, {remaining} to go"
-    return _request((_actor(ctx, frame, spec), "choose", prompt, options, spec.element))
+    return (_actor(ctx, frame, spec), "choose", prompt, options, spec.element)
 
 
 def _actor(ctx, frame: Frame, spec: ChoiceSpec) -> int:
