@@ -15,6 +15,7 @@ element once without checking.
 from __future__ import annotations
 
 import operator
+from itertools import filterfalse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -358,6 +359,15 @@ class Compiler:
         test = self._attribute_test(n.condition)
         if test is not None:
             attr, compare, wanted = test
+            if attr == "faction" and compare in (operator.eq, operator.ne):
+                # `faction is X`: the cards of X are a set the tables hold; filter keeps the order
+                sift = filter if compare is operator.eq else filterfalse
+
+                def of_faction(ctx):
+                    members = ctx.g.tables.cards_of.get(wanted(ctx), _NO_CARDS)
+                    return tuple(sift(members.__contains__, source(ctx)))
+
+                return of_faction
 
             def filtered(ctx):
                 column, value = ctx.g.tables.read[attr], wanted(ctx)
@@ -487,6 +497,7 @@ class Blind(tuple):
     __slots__ = ()
 
 
+_NO_CARDS: frozenset = frozenset()
 _GROUP_FUNCTIONS = {"count", "highest", "lowest", "first", "last", "random"}
 _MISSING = object()
 MAX_NUMBER = 10**6

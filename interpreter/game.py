@@ -19,9 +19,9 @@ from __future__ import annotations
 import copy
 import functools
 import random
-from itertools import chain, compress
+from itertools import chain, compress, filterfalse
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from . import vm
 from .compiler import Blind, VariantProgram
@@ -48,11 +48,33 @@ _STOP_OPTION = Option(vm.STOP, "stop choosing")
 _NO_CARDS: frozenset[int] = frozenset()
 
 
-class Decision(NamedTuple):  # a tuple: one is built for every decision of every playout
-    actor: int
-    kind: str  # transfer, lead, follow, choose, ask, faction_change, replace_power
-    prompt: str
-    options: tuple[Option, ...]
+class Decision:
+    """A question to one Community: who answers, what kind of decision, its prompt, its legal options.
+
+    A small class with slots rather than a NamedTuple: one is made for every decision
+    of every playout, and CPython 3.11 makes, reads and frees a tuple subclass several
+    times slower. It compares by value and never changes once made.
+    """
+
+    __slots__ = ("actor", "kind", "prompt", "options")
+
+    def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
+        self.actor = actor
+        self.kind = kind  # transfer, lead, follow, choose, ask, faction_change, replace_power
+        self.prompt = prompt
+        self.options = options
+
+    def _fields(self) -> tuple:
+        return self.actor, self.kind, self.prompt, self.options
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Decision and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Decision(actor={!r}, kind={!r}, prompt={!r}, options={!r})".format(*self._fields())
 
     def index_of_label(self, label: str) -> int | None:
         wanted = label.strip().lower()
@@ -60,10 +82,6 @@ class Decision(NamedTuple):  # a tuple: one is built for every decision of every
             if option.label.lower() == wanted:
                 return i
         return None
-
-
-# Decision((actor, kind, prompt, options)) without the Python-level __new__ of a NamedTuple
-_decision = functools.partial(tuple.__new__, Decision)
 
 
 # A play is a plain tuple (seat, card, trump): four are made in every trick, and a
@@ -108,8 +126,8 @@ class Game:
         self.hand_keys, self.transfer_keys, self.expedition_keys = (tables.hand_keys, tables.transfer_keys,
                                                                     tables.expedition_keys)
         self.record = record
-        self.zones: dict[str, list[int]] = {"out": list(range(len(self.cards))), "reserve": [], "discard": [],
-                                            "table": [], "encounter": []}
+        self.zones: dict[str, list[int]] = {"out": [], "reserve": [], "discard": [], "table": [],
+                                            "encounter": []}  # filled by the first round's setup
         for seat in range(n):
             for keys in (self.hand_keys, self.transfer_keys, self.expedition_keys):
                 self.zones[keys[seat]] = []
@@ -305,7 +323,7 @@ class Game:
         raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
 
     def _ask(self, actor: int, kind: str, prompt: str, options: list[Option]) -> None:
-        self.decision = _decision((actor, kind, prompt, tuple(options)))
+        self.decision = Decision(actor, kind, prompt, tuple(options))
 
     def _event(self, kind: str, **data) -> None:
         # hot paths test self.record themselves, so as not to build the event's data for nothing
@@ -404,48 +422,43 @@ class Game:
         return [receiver for receiver, _ in self.tables.transfers[seat]]
 
     def _phase_transfer(self) -> None:
-        done = len(self.transfer_picks)
-        per_seat = self.setup.transfer_cards
-        if done >= per_seat * self.n:
-            passes = [(g, r, c) for g, r, c in self.transfer_picks if c >= 0]
-            for giver, receiver, card in passes:
+        picks, steps = self.transfer_picks, self.tables.transfer_steps
+        while len(picks) < len(steps):
+            seat, k, receiver, prompt = steps[len(picks)]
+            hand = self.zones[self.hand_keys[seat]]
+            if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
+                hand = list(filterfalse({card for _, _, card in picks[-k:]}.__contains__, hand))
+            if hand:
+                self.decision = Decision(seat, "transfer", prompt, tuple(map(self.tables.follow.__getitem__, hand)))
+                return
+            picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
+        for _, receiver, card in picks:
+            if card >= 0:
                 self._move(card, self.transfer_keys[receiver])
-            if self.record:
-                self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in passes])
-            if self.round_no == 1:
-                self.active = self._first_leader()
-            self.phase = "start_trick"
-            return
-        seat, k = divmod(done, per_seat)
-        receiver, prompt = self.tables.transfers[seat][k]
-        hand = self.zones[self.hand_keys[seat]]
-        if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
-            already = {c for _, _, c in self.transfer_picks[-k:]}
-            hand = [c for c in hand if c not in already]
-        if not hand:  # nothing left to pass: this pass is skipped
-            self.transfer_picks.append((seat, receiver, -1))
-            return
-        self.decision = _decision((seat, "transfer", prompt, tuple(map(self.tables.follow.__getitem__, hand))))
+        if self.record:
+            self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
+        if self.round_no == 1:
+            self.active = self._first_leader()
+        self.phase = "start_trick"
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
-        seat = d.actor
-        k = len(self.transfer_picks) % self.setup.transfer_cards  # picks are made seat by seat
-        self.transfer_picks.append((seat, self.tables.transfers[seat][k][0], card))
+        seat, _, receiver, _ = self.tables.transfer_steps[len(self.transfer_picks)]
+        self.transfer_picks.append((seat, receiver, card))
+        self._phase_transfer()
 
     def _first_leader(self) -> int:
         """The seat whose received cards rank highest: Faction rank first, then value."""
-        rank = self._in_force.rank
-        if rank is None:
+        lead_rank = self._in_force.lead_rank
+        if lead_rank is None:
             order = self.factions_in_play()
-            rank = {}
+            rank: dict[str, int] = {}
             for i, name in enumerate(order):
                 rank.setdefault(name, len(order) - i)
-            self._in_force.rank = rank
-        faction, value = self.tables.faction, self.tables.value
+            lead_rank = self._in_force.lead_rank = tuple(
+                (rank.get(faction, 0), value or 0) for faction, value in zip(self.tables.faction, self.tables.value))
         best_seat, best_key = 0, None
         for seat in range(self.n):
-            key = sorted(((rank[faction[c]], value[c] or 0) for c in self.zones[self.transfer_keys[seat]]),
-                         reverse=True)
+            key = sorted(map(lead_rank.__getitem__, self.zones[self.transfer_keys[seat]]), reverse=True)
             if best_key is None or key > best_key:
                 best_seat, best_key = seat, key
         return best_seat
@@ -454,7 +467,8 @@ class Game:
     # The trick loop runs for every play of every playout: it reads the per-card tables,
     # builds no labels (the options are made once per setup) and records events inline.
     # A phase whose next phase is certain (a trick's start, a play, its resolution, a
-    # power's answer) sets it and runs it at once, saving a trip through the game loop.
+    # power's answer, a trick's end, a Transfer pick) sets it and runs it at once,
+    # saving a trip through the game loop.
     def _phase_start_trick(self) -> None:
         n = self.n
         zones = self.zones
@@ -510,7 +524,7 @@ class Game:
         seat = self.trick.leader
         lead = self.tables.lead
         options = tuple(chain.from_iterable(map(lead.__getitem__, self._legal_plays(seat))))  # both sides of each
-        self.decision = _decision((seat, "lead", LEAD_PROMPT, options))
+        self.decision = Decision(seat, "lead", LEAD_PROMPT, options)
 
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
@@ -531,32 +545,33 @@ class Game:
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
         options = tuple(map(self.tables.follow.__getitem__, self._legal_plays(seat)))
-        self.decision = _decision((seat, "follow", _follow_prompt(trick.led, trick.side), options))
+        self.decision = Decision(seat, "follow", _follow_prompt(trick.led, trick.side), options)
 
     def _answer_follow(self, d: Decision, card: int) -> None:
         """Play a card (a lead too, once its side is set)."""
         seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
-        rules = self._in_force.rules[card] or self.rules_of(card)
         zones, loc = self.zones, self.loc
         zones[loc[card]].remove(card)  # _move, inlined: this runs for every card played
         zones["table"].append(card)
         loc[card] = "table"
         led = trick.led
         trump = False
-        if led is None:
-            if not rules.never_leads:
-                trick.led = faction
-        elif faction != led:
-            if faction not in self._in_force.always_playable:
-                self.voids[seat].add(led)  # the rules made it follow if it could
-            if rules.trumps is not None:
-                # the card played is not of the Faction led, so the seat was void before playing it iff it is now
-                tf = self.tables.faction
-                void = not any(tf[c] == led for c in self.held(seat))
-                ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
-                trump = bool(rules.trumps(ctx))
+        if faction != led:  # a lead, or a card off the Faction led: what its rules say matters
+            rules = self._in_force.rules[card] or self.rules_of(card)
+            if led is None:
+                if not rules.never_leads:
+                    trick.led = faction
+            else:
+                if faction not in self._in_force.always_playable:
+                    self.voids[seat].add(led)  # the rules made it follow if it could
+                if rules.trumps is not None:
+                    # the card is not of the Faction led, so the seat was void before playing it iff it is now
+                    tf = self.tables.faction
+                    void = not any(tf[c] == led for c in self.held(seat))
+                    ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
+                    trump = bool(rules.trumps(ctx))
         trick.plays.append((seat, card, trump))
         if self.record:
             self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
@@ -591,12 +606,14 @@ class Game:
         winner = play[0] if play is not None else trick.leader
         dest = self.expedition_keys[winner]
         zones, loc = self.zones, self.loc
-        won = [card for _, card, _ in trick.plays]
-        zones["table"].clear()  # only plays go to the table: it holds this trick's, and nothing else
+        table = zones["table"]  # only plays go to the table: it holds this trick's cards, in order
+        played = tuple(table)
+        table.clear()
+        won = played
         encounter = ()
         if trick.encounter is not None:
             encounter = (trick.encounter,)
-            won.append(trick.encounter)
+            won += encounter
             zones["encounter"].remove(trick.encounter)
         seen = self.seen
         for card in won:
@@ -617,8 +634,7 @@ class Game:
             key, name, kind = hook
             if self.record:
                 self._event("power", power=name, variant=kind, seat=winner)
-            self.frames.append(vm.Frame(key, winner, None, tuple(won[:len(trick.plays)]), encounter, trick.led,
-                                        trick.leader))
+            self.frames.append(vm.Frame(key, winner, None, played, encounter, trick.led, trick.leader))
         self.after_frames = "end_trick"
         self.phase = "powers"
         self._phase_powers()
@@ -628,6 +644,7 @@ class Game:
             self.active = self.designated
         self.trick = None
         self.phase = "start_trick"
+        self._phase_start_trick()
 
     # --------------------------------------------------------------- powers
     def _phase_powers(self) -> None:
@@ -642,10 +659,11 @@ class Game:
                     options = (*map(made.__getitem__, values[:-1]), _STOP_OPTION)
                 else:
                     options = tuple(map(made.__getitem__, values))
-                self.decision = _decision((actor, kind, prompt, options))
+                self.decision = Decision(actor, kind, prompt, options)
                 return
             self.frames.pop(0)
         self.phase = self.after_frames
+        _PHASES[self.phase](self)
 
     def _answer_choose(self, d: Decision, value) -> None:
         frame = self.frames[0]

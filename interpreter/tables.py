@@ -36,6 +36,10 @@ class CardTables:
         self.transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, self.seat[receiver].label))
                                      for receiver in _transfer_targets(seat, players, transfer_cards))
                                for seat in range(players))
+        # the Transfer picks of a round in the order they are made, seat by seat:
+        # (seat, how many that seat picked before, receiver, prompt)
+        self.transfer_steps = tuple((seat, k, receiver, prompt) for seat in range(players)
+                                    for k, (receiver, prompt) in enumerate(self.transfers[seat]))
         self.hand_keys, self.transfer_keys, self.expedition_keys = (
             tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
         self.held_keys = self.hand_keys + self.transfer_keys  # the zones a Community plays from
@@ -75,7 +79,7 @@ class InForce:
     or sampled state) of a setup with the same Factions and variants.
     """
 
-    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "rank")
+    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -85,7 +89,7 @@ class InForce:
         self.end_hooks: tuple[tuple, ...] | None = None  # the frame keys of the end-of-round powers
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
         self.out: tuple[int, ...] | None = None  # the cards not in it
-        self.rank: dict[str, int] | None = None  # Faction -> its rank for the first lead (see Game._first_leader)
+        self.lead_rank: tuple | None = None  # card -> (Faction rank, value) for the first lead (Game._first_leader)
 
 
 def _transfer_targets(seat: int, players: int, count: int) -> list[int]:

@@ -14,7 +14,7 @@ from .compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNL
                        ChoiceSpec, Program)
 from .errors import Diagnostic, GameRuleError
 
-MAX_STEPS = 100_000  # far beyond any real power; a guard, not a limit anyone meets
+MAX_STEPS = 100_000  # loop steps; far beyond any real power: a guard, not a limit anyone meets
 STOP = "stop"  # the option that ends an "up to" choice early
 
 
@@ -37,7 +37,7 @@ class Frame:
     env: dict = field(default_factory=dict)
     buffer: list | None = None  # effects held back inside `simultaneously`
     picked: list | None = None  # a multi-card choice in progress
-    steps: int = 0  # instructions run so far by this hook, across its choices
+    steps: int = 0  # jumps (loop steps) taken so far by this hook, across its choices
     g: Any = None  # the game, while the hook runs (set by run, cleared when it stops)
 
 
@@ -77,9 +77,6 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
     pc, steps = frame.pc, frame.steps
     try:
         while pc < end:
-            steps += 1
-            if steps > MAX_STEPS:
-                raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
             ins = code[pc]
             op = ins[0]  # the opcodes in order of how often the bundled powers run them
             if op == EFFECT:
@@ -103,16 +100,6 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                 pc = frame.pc
                 if request is not None:
                     return request
-            elif op == LET:
-                env[ins[1]] = ins[2](ctx)
-                pc += 1
-            elif op == JUMP:
-                pc = ins[1]
-            elif op == JUMP_UNLESS:
-                pc = pc + 1 if ins[1](ctx) else ins[2]
-            elif op == EACH_INIT:
-                env[ins[1]] = (tuple(ins[2](ctx)), 0)
-                pc += 1
             elif op == EACH_NEXT:
                 items, i = env[ins[1]]
                 if i < len(items):
@@ -122,6 +109,20 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                     pc += 1
                 else:
                     pc = ins[3]
+            elif op == JUMP:
+                # Every loop goes back through a jump, so counting jumps bounds any power's run.
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
+                pc = ins[1]
+            elif op == JUMP_UNLESS:
+                pc = pc + 1 if ins[1](ctx) else ins[2]
+            elif op == LET:
+                env[ins[1]] = ins[2](ctx)
+                pc += 1
+            elif op == EACH_INIT:
+                env[ins[1]] = (tuple(ins[2](ctx)), 0)
+                pc += 1
             elif op == ASK:
                 actor = ins[2](ctx) if ins[2] else frame.me
                 return (actor, "ask", ins[1], [True, False], "Yes/No")
