@@ -45,6 +45,7 @@ def _scenario_reference(scenario) -> str:
 
 
 _STOP_OPTION = Option(vm.STOP, "stop choosing")
+_UNANSWERED = object()  # no choice waits for an answer (see Game._phase_powers)
 _NO_CARDS: frozenset[int] = frozenset()
 
 
@@ -198,13 +199,17 @@ class Game:
             if rounds >= 0 and len(self.history) != rounds:
                 return
             index = choose(d)
-            options = d.options
-            if type(index) is not int or not 0 <= index < len(options) or record:
-                self._answer(d, index)  # the checks and the log
-                continue
-            answers.append(index)  # _answer, inlined: this runs for every decision of every playout
-            self.decision = None
-            _ANSWERS[d.kind](self, d, options[index].value)
+            if not record and type(index) is int and index >= 0:
+                try:
+                    value = d.options[index].value
+                except IndexError:
+                    pass  # out of range: _answer raises the error
+                else:
+                    answers.append(index)  # _answer, inlined: this runs for every decision of every playout
+                    self.decision = None
+                    _ANSWERS[d.kind](self, d, value)
+                    continue
+            self._answer(d, index)  # the checks and the log
 
     def _answer(self, d: Decision, index: int) -> None:
         if type(index) is not int or not 0 <= index < len(d.options):
@@ -349,20 +354,22 @@ class Game:
         dest = zone if owner is None else self.tables.zone_keys[zone][owner]
         zones, loc, seen = self.zones, self.loc, self.seen
         blind = type(cards) is Blind
+        if blind:
+            for card in cards:
+                if loc[card] in self.tables.expedition_seat:
+                    for other in zones[loc[card]]:
+                        seen[other] = False
         for card in cards:  # all out, then all in: the order _move gives card by card
-            where = loc[card]
-            zones[where].remove(card)
+            zones[loc[card]].remove(card)
             loc[card] = dest
-            if blind and where in self.tables.expedition_seat:
-                for other in zones[where]:
-                    seen[other] = False
         if position == "top":
             zones[dest][:0] = cards
         else:
             zones[dest].extend(cards)
         if zone == "expedition":
+            seen_now = not blind
             for card in cards:
-                seen[card] = not blind
+                seen[card] = seen_now
         elif zone != "reserve" and zone != "discard":  # into a hand or a Transfer zone
             self.voids[owner].clear()
         if self.record:
@@ -502,8 +509,12 @@ class Game:
         self._phase_lead()
 
     def _legal_plays(self, seat: int) -> list[int]:
+        """The cards `seat` may play now (read only: it may be the hand's own list)."""
         zones = self.zones
-        held = zones[self.hand_keys[seat]] + zones[self.transfer_keys[seat]]
+        held = zones[self.hand_keys[seat]]
+        received = zones[self.transfer_keys[seat]]
+        if received:
+            held = held + received
         led = self.trick.led
         if led is None:
             return held
@@ -647,10 +658,20 @@ class Game:
         self._phase_start_trick()
 
     # --------------------------------------------------------------- powers
-    def _phase_powers(self) -> None:
-        while self.frames:
-            frame = self.frames[0]
-            request = vm.run(self, frame, self.setup.programs[frame.key])
+    def _phase_powers(self, answer=_UNANSWERED) -> None:
+        """Run the hooks waiting in `frames`, first to last, until one asks a choice.
+
+        `answer`: the value chosen at the first frame's pending choice, if any (it is
+        recorded, and the hook runs on).
+        """
+        frames = self.frames
+        while frames:
+            frame = frames[0]
+            program = self.setup.programs[frame.key]
+            if answer is not _UNANSWERED:
+                vm.answer(frame, program, answer)
+                answer = _UNANSWERED
+            request = vm.run(self, frame, program)
             if request is not None:
                 # the options for the values the power offers (cards and seats reuse the setup's options)
                 actor, kind, prompt, values, element = request
@@ -661,14 +682,12 @@ class Game:
                     options = tuple(map(made.__getitem__, values))
                 self.decision = Decision(actor, kind, prompt, options)
                 return
-            self.frames.pop(0)
+            frames.pop(0)
         self.phase = self.after_frames
         _PHASES[self.phase](self)
 
     def _answer_choose(self, d: Decision, value) -> None:
-        frame = self.frames[0]
-        vm.answer(frame, self.setup.programs[frame.key], value)
-        self._phase_powers()
+        self._phase_powers(value)
 
     _answer_ask = _answer_choose
 
