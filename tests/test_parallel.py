@@ -79,12 +79,20 @@ def test_ctrl_c_keeps_the_games_finished(jobs):
     assert "interrupted" not in full["summary"]
 
 
+def _hear_ctrl_c() -> None:
+    # A shell without job control starts background commands with Ctrl-C ignored, and a
+    # child inherits that (so does the Python inside it): a test run started with `&`
+    # would send its SIGINT to a command that cannot hear it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_on_the_command_line_exits_130_and_writes_the_json(tmp_path):
     out, log = tmp_path / "out.json", tmp_path / "events.jsonl"
     # far more games than can finish before the interrupt comes, however fast the kernel gets
     process = subprocess.Popen([sys.executable, "-m", "happydayz", "simulate", "--games", "50000", "--jobs", "2",
                                 "--json", str(out), "--log", str(log)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=_hear_ctrl_c)
     try:
         deadline = time.time() + 90
         while time.time() < deadline and process.poll() is None and not (log.exists() and log.stat().st_size):
