@@ -310,26 +310,15 @@ class PowerModel:
 
     def end_hooks(self, obs: Mapping) -> list[tuple]:
         """(key, program) of every end-of-round hook that runs for every Community."""
-        hooks = []
-        for faction in self.factions_in_play(obs):
-            power = self.setup.faction_power[faction]
-            kind = "fixed" if power.fixed else self.variant_of(obs, faction)
-            if power.variant(kind).end_of_round is not None:
-                key = (str(power.file), kind, "end")
-                hooks.append((key, self.setup.program(key)))
-        for name in obs.get("added", ()):
-            power = self.setup.added_power.get(name)
-            if power is not None and power.variant("basic").end_of_round is not None:
-                key = (str(power.file), "fixed", "end")
-                hooks.append((key, self.setup.program(key)))
-        return hooks
+        keys = [self.setup.faction_power[f].hook_key(self.variant_of(obs, f), "end") for f in self.factions_in_play(obs)]
+        keys += [self.setup.added_power[name].hook_key("basic", "end")
+                 for name in obs.get("added", ()) if name in self.setup.added_power]
+        return [(key, self.setup.program(key)) for key in keys if key is not None]
 
     def card_hook(self, card: int):
         power = self.setup.card_power.get(card)
-        if power is None or power.variant("basic").end_of_round is None:
-            return None
-        key = (str(power.file), "fixed", "end")
-        return key, self.setup.program(key)
+        key = power.hook_key("basic", "end") if power is not None else None
+        return None if key is None else (key, self.setup.program(key))
 
     def trumping_factions(self, obs: Mapping) -> set[str]:
         return {f for f in self.factions_in_play(obs) if self.rules_of_faction(obs, f).trumps is not None}

@@ -87,6 +87,16 @@ class CompiledPower:
             return self.variants["fixed"]
         return self.variants[kind]
 
+    def hook_key(self, variant: str, hook: str) -> tuple | None:
+        """The key of this power's `hook` ("win" or "end") with `variant` in force, None if it has no such hook.
+
+        A frame and GameSetup.programs name a compiled hook by it: (power file, variant kind, hook).
+        """
+        kind = "fixed" if self.fixed else variant
+        rules = self.variants[kind]
+        program = rules.on_win if hook == "win" else rules.end_of_round
+        return None if program is None else (str(self.file), kind, hook)
+
 
 # ------------------------------------------------------------------ compiler
 
@@ -364,7 +374,7 @@ class Compiler:
                 sift = filter if compare is operator.eq else filterfalse
 
                 def of_faction(ctx):
-                    members = ctx.g.tables.cards_of.get(wanted(ctx), _NO_CARDS)
+                    members = ctx.g.tables.cards_of.get(wanted(ctx), ())
                     return tuple(sift(members.__contains__, source(ctx)))
 
                 return of_faction
@@ -497,7 +507,6 @@ class Blind(tuple):
     __slots__ = ()
 
 
-_NO_CARDS: frozenset = frozenset()
 _GROUP_FUNCTIONS = {"count", "highest", "lowest", "first", "last", "random"}
 _MISSING = object()
 MAX_NUMBER = 10**6

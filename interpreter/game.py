@@ -309,13 +309,8 @@ class Game:
         hooks = self._in_force.win_hooks
         if faction not in hooks:
             power = self.setup.faction_power.get(faction)
-            hook = None
-            if power is not None:
-                variant = self.variant_of(faction)
-                if power.variant(variant).on_win is not None:
-                    kind = "fixed" if power.fixed else variant
-                    hook = ((str(power.file), kind, "win"), power.name, kind)
-            hooks[faction] = hook
+            key = power.hook_key(self.variant_of(faction), "win") if power is not None else None
+            hooks[faction] = None if key is None else (key, power.name, key[1])
         return hooks[faction]
 
     # ------------------------------------------------------------- the loop
@@ -716,25 +711,21 @@ class Game:
     def _phase_count(self) -> None:
         in_force = self._in_force
         if in_force.end_hooks is None:  # the frame keys of the Factions' end-of-round powers
-            hooks = []
-            for faction in self.factions_in_play():
-                power = self.setup.faction_power[faction]
-                kind = "fixed" if power.fixed else self.variant_of(faction)
-                if power.variant(kind).end_of_round is not None:
-                    hooks.append((str(power.file), kind, "end"))
-            in_force.end_hooks = tuple(hooks)
+            keys = (self.setup.faction_power[f].hook_key(self.variant_of(f), "end") for f in self.factions_in_play())
+            in_force.end_hooks = tuple(key for key in keys if key is not None)
         for key in in_force.end_hooks:
             for seat in range(self.n):
                 self.frames.append(vm.Frame(key, seat))
         for name in self.added:
-            power = self.setup.added_power[name]
-            if power.variant("basic").end_of_round is not None:
+            key = self.setup.added_power[name].hook_key("basic", "end")
+            if key is not None:
                 for seat in range(self.n):
-                    self.frames.append(vm.Frame((str(power.file), "fixed", "end"), seat))
+                    self.frames.append(vm.Frame(key, seat))
         for card, power in self.setup.card_power.items():
-            where = self.loc[card]
-            if where.startswith("expedition:") and power.variant("basic").end_of_round is not None:
-                self.frames.append(vm.Frame((str(power.file), "fixed", "end"), int(where.split(":")[1]), card))
+            seat = self.tables.expedition_seat.get(self.loc[card])  # a card's power counts in an Expedition
+            key = power.hook_key("basic", "end") if seat is not None else None
+            if key is not None:
+                self.frames.append(vm.Frame(key, seat, card))
         self.after_frames = "end_round"
         self.phase = "powers"
 

@@ -164,7 +164,7 @@ def _index_programs(setup: GameSetup) -> None:
         for kind, variant in power.variants.items():
             for hook, program in (("win", variant.on_win), ("end", variant.end_of_round)):
                 if program is not None:
-                    setup.programs[(str(power.file), kind, hook)] = program
+                    setup.programs[power.hook_key(kind, hook)] = program
 
 
 def scenario_span(scenario: Scenario) -> Span:
