@@ -17,9 +17,8 @@ come from the compiled power files.
 from __future__ import annotations
 
 import copy
-import functools
 import random
-from itertools import chain, compress, filterfalse
+from itertools import compress, filterfalse
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -27,14 +26,15 @@ from . import vm
 from .compiler import Blind, VariantProgram
 from .errors import GameRuleError
 from .setup import GameSetup
-from .tables import InForce, Option, round_deck, tables_of
+from .tables import InForce, Option, pick, round_deck, tables_of
 
 LEAD_PROMPT = "Lead a card: choose it and the side of the board"
 
 
-@functools.lru_cache(maxsize=None)
-def _follow_prompt(led: str | None, side: str) -> str:
-    return f"Play a card ({led or 'any Faction'} led, {side} side)"
+def _follow_prompt(trick: "Trick") -> str:
+    """A follow's prompt, kept on the trick: it is the same for every follow once the Faction led is known."""
+    trick.prompt = f"Play a card ({trick.led or 'any Faction'} led, {trick.side} side)"
+    return trick.prompt
 
 
 def _scenario_reference(scenario) -> str:
@@ -47,6 +47,7 @@ def _scenario_reference(scenario) -> str:
 _STOP_OPTION = Option(vm.STOP, "stop choosing")
 _UNANSWERED = object()  # no choice waits for an answer (see Game._phase_powers)
 _NO_CARDS: frozenset[int] = frozenset()
+_new = object.__new__
 
 
 class Decision:
@@ -54,7 +55,9 @@ class Decision:
 
     A small class with slots rather than a NamedTuple: one is made for every decision
     of every playout, and CPython 3.11 makes, reads and frees a tuple subclass several
-    times slower. It compares by value and never changes once made.
+    times slower. It compares by value and never changes once made. The trick loop
+    makes its decisions with `_new(Decision)` and four stores, skipping the class call:
+    calling a class whose __init__ is Python code costs more than the rest of making it.
     """
 
     __slots__ = ("actor", "kind", "prompt", "options")
@@ -98,6 +101,7 @@ class Trick:
     side: str | None = None
     plays: list[Play] = field(default_factory=list)
     named: bool = False  # the Faction led was named before the lead
+    prompt: str | None = None  # a follow's prompt, once worked out for this Faction led and side
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
@@ -431,7 +435,7 @@ class Game:
             if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
                 hand = list(filterfalse({card for _, _, card in picks[-k:]}.__contains__, hand))
             if hand:
-                self.decision = Decision(seat, "transfer", prompt, tuple(map(self.tables.follow.__getitem__, hand)))
+                self.decision = Decision(seat, "transfer", prompt, pick(self.tables.follow, hand))
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
         for _, receiver, card in picks:
@@ -494,12 +498,20 @@ class Game:
         self.designated = None
         while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
             leader = (leader + 1) % n
-        self.trick = Trick(leader, encounter, self.named_lead, None, [], self.named_lead is not None)  # positional: faster
+        # Trick(leader, encounter, named, None, [], named is not None), made the cheap way (see Decision)
+        named = self.named_lead
+        trick = self.trick = _new(Trick)
+        trick.leader = leader
+        trick.encounter = encounter
+        trick.led = named
+        trick.side = trick.prompt = None
+        trick.plays = []
+        trick.named = named is not None
         self.named_lead = None
         if self.record:
             self.log.append({"event": "encounter", "round": self.round_no,
                              "card": self.tables.label[encounter] if encounter is not None else None,
-                             "leader": leader, "named": self.trick.led})
+                             "leader": leader, "named": named})
         self.phase = "lead"
         self._phase_lead()
 
@@ -528,9 +540,12 @@ class Game:
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
-        lead = self.tables.lead
-        options = tuple(chain.from_iterable(map(lead.__getitem__, self._legal_plays(seat))))  # both sides of each
-        self.decision = Decision(seat, "lead", LEAD_PROMPT, options)
+        options = sum(pick(self.tables.lead, self._legal_plays(seat)), ())  # both sides of each card
+        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+        d.actor = seat
+        d.kind = "lead"
+        d.prompt = LEAD_PROMPT
+        d.options = options
 
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
@@ -550,8 +565,12 @@ class Game:
                 return
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
-        options = tuple(map(self.tables.follow.__getitem__, self._legal_plays(seat)))
-        self.decision = Decision(seat, "follow", _follow_prompt(trick.led, trick.side), options)
+        options = pick(self.tables.follow, self._legal_plays(seat))
+        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+        d.actor = seat
+        d.kind = "follow"
+        d.prompt = trick.prompt or _follow_prompt(trick)
+        d.options = options
 
     def _answer_follow(self, d: Decision, card: int) -> None:
         """Play a card (a lead too, once its side is set)."""
@@ -569,6 +588,7 @@ class Game:
             if led is None:
                 if not rules.never_leads:
                     trick.led = faction
+                    trick.prompt = None
             else:
                 if faction not in self._in_force.always_playable:
                     self.voids[seat].add(led)  # the rules made it follow if it could
@@ -640,7 +660,7 @@ class Game:
             key, name, kind = hook
             if self.record:
                 self._event("power", power=name, variant=kind, seat=winner)
-            self.frames.append(vm.Frame(key, winner, None, played, encounter, trick.led, trick.leader))
+            self.frames.append(vm.frame(key, winner, None, played, encounter, trick.led, trick.leader))
         self.after_frames = "end_trick"
         self.phase = "powers"
         self._phase_powers()
@@ -672,10 +692,14 @@ class Game:
                 actor, kind, prompt, values, element = request
                 made = self.tables.options_of[element]
                 if values[-1] == vm.STOP:  # only ever last (an "up to" choice)
-                    options = (*map(made.__getitem__, values[:-1]), _STOP_OPTION)
+                    options = (*pick(made, values[:-1]), _STOP_OPTION)
                 else:
-                    options = tuple(map(made.__getitem__, values))
-                self.decision = Decision(actor, kind, prompt, options)
+                    options = pick(made, values)
+                d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+                d.actor = actor
+                d.kind = kind
+                d.prompt = prompt
+                d.options = options
                 return
             frames.pop(0)
         self.phase = self.after_frames
@@ -892,7 +916,7 @@ def _copy_frame(frame: vm.Frame) -> vm.Frame:
 def _copy_trick(trick: Trick | None) -> Trick | None:
     if trick is None:
         return None
-    return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named)
+    return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named, trick.prompt)
 
 
 _IMMUTABLE = frozenset({int, str, bool, float, type(None), Decision})

@@ -10,6 +10,7 @@ states all share it.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .compiler import VariantProgram
@@ -103,6 +104,18 @@ def _transfer_prompt(seat: int, receiver: int, players: int, label: str) -> str:
         return f"Choose a card to pass to {label}"
     side = "left" if receiver == (seat + 1) % players else "right"
     return f"Choose a card to pass to your {side} neighbour ({label})"
+
+
+def pick(table, keys) -> tuple:
+    """(table[k] for each k in keys), as a tuple.
+
+    itemgetter looks the keys up in C: mapping a tuple's `__getitem__` over the keys
+    costs several times as much per key (a tuple's is a slot wrapper, slow to call).
+    The options of every lead, follow and Transfer are made this way.
+    """
+    if len(keys) > 1:
+        return itemgetter(*keys)(table)
+    return (table[keys[0]],) if keys else ()  # itemgetter of one key returns the item, not a 1-tuple
 
 
 def round_deck(setup: GameSetup, factions_in_play) -> list[int]:

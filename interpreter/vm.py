@@ -41,6 +41,24 @@ class Frame:
     g: Any = None  # the game, while the hook runs (set by run, cleared when it stops)
 
 
+def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encounter: tuple = (),
+          led: str | None = None, leader: int | None = None) -> Frame:
+    """A new Frame at the hook's start: Frame(...) without calling the class.
+
+    One is made for nearly every trick of a playout, and in CPython 3.11 calling a class
+    whose __init__ is Python code costs more than the rest of making it.
+    """
+    f = _new(Frame)
+    f.key, f.me, f.this, f.trick, f.encounter, f.led, f.leader = key, me, this, trick, encounter, led, leader
+    f.pc = f.steps = 0
+    f.env = {}
+    f.buffer = f.picked = f.g = None
+    return f
+
+
+_new = object.__new__
+
+
 @dataclass(slots=True)
 class Ctx:
     """What a compiled closure reads outside a hook (a rule's condition): the game and its bindings."""
