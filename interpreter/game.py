@@ -131,11 +131,7 @@ class Game:
         self.hand_keys, self.transfer_keys, self.expedition_keys = (tables.hand_keys, tables.transfer_keys,
                                                                     tables.expedition_keys)
         self.record = record
-        self.zones: dict[str, list[int]] = {"out": [], "reserve": [], "discard": [], "table": [],
-                                            "encounter": []}  # filled by the first round's setup
-        for seat in range(n):
-            for keys in (self.hand_keys, self.transfer_keys, self.expedition_keys):
-                self.zones[keys[seat]] = []
+        self.zones: dict[str, list[int]] = {key: [] for key in tables.zone_names}  # filled by the first round's setup
         self.loc: list[str] = ["out"] * len(self.cards)
         self.population = [setup.starting_population] * n
         self.factions: list[list[str]] = [[c.faction, c.variant] for c in setup.scenario.factions]
@@ -205,7 +201,7 @@ class Game:
             index = choose(d)
             if not record and type(index) is int and index >= 0:
                 try:
-                    value = d.options[index].value
+                    value = d.options[index][0]  # the option's value ([0]: a NamedTuple's field reads slowly)
                 except IndexError:
                     pass  # out of range: _answer raises the error
                 else:
@@ -385,35 +381,38 @@ class Game:
         zones = self.zones
         for cards in zones.values():
             cards.clear()
-        carried = {c for seat in self.carried for c in seat}
+        in_force = self._in_force
+        carried = {c for seat in self.carried for c in seat} if any(self.carried) else None
         deck = [c for c in self._round_deck() if c not in carried] if carried else list(self._round_deck())
         self.rng.shuffle(deck)
         per_seat = self.setup.deal[self.n]
         self.loc = loc = ["out"] * len(self.cards)
-        for seat in range(self.n):
-            key = self.hand_keys[seat]
+        for seat, key in enumerate(self.hand_keys):
             hand = zones[key]
-            hand.extend(self.carried[seat])
-            take = min(max(per_seat - len(self.carried[seat]), 0), len(deck))
-            if take:
-                hand.extend(reversed(deck[-take:]))  # dealt from the end of the deck, one card at a time
+            kept = self.carried[seat]
+            if kept:
+                hand.extend(kept)
+            take = min(per_seat - len(kept), len(deck))
+            if take > 0:
+                hand.extend(deck[:-take - 1:-1])  # dealt from the end of the deck, one card at a time
                 del deck[-take:]
             for card in hand:
                 loc[card] = key
         zones["reserve"].extend(deck)
         for card in deck:
             loc[card] = "reserve"
-        in_force = self._in_force
-        if carried.issubset(in_force.deck):  # the usual case: out are the cards not in the deck, every round
+        if not carried or carried.issubset(in_force.deck):  # the usual case: out are the cards not in the deck
             if in_force.out is None:
                 in_deck = set(in_force.deck)
                 in_force.out = tuple(c for c in range(len(self.cards)) if c not in in_deck)
             zones["out"].extend(in_force.out)
         else:
             zones["out"].extend([c for c, where in enumerate(loc) if where == "out"])
-        self.carried = [[] for _ in range(self.n)]
+        if carried:
+            self.carried = [[] for _ in range(self.n)]
         self.seen = [False] * len(self.cards)
-        self.voids = [set() for _ in range(self.n)]
+        for void in self.voids:  # (a copy has its own sets: see _COPIERS)
+            void.clear()
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.designated = self.named_lead = None
@@ -435,7 +434,11 @@ class Game:
             if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
                 hand = list(filterfalse({card for _, _, card in picks[-k:]}.__contains__, hand))
             if hand:
-                self.decision = Decision(seat, "transfer", prompt, pick(self.tables.follow, hand))
+                d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+                d.actor = seat
+                d.kind = "transfer"
+                d.prompt = prompt
+                d.options = pick(self.tables.follow, hand)
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
         for _, receiver, card in picks:
@@ -464,7 +467,7 @@ class Game:
                 (rank.get(faction, 0), value or 0) for faction, value in zip(self.tables.faction, self.tables.value))
         best_seat, best_key = 0, None
         for seat in range(self.n):
-            key = sorted(map(lead_rank.__getitem__, self.zones[self.transfer_keys[seat]]), reverse=True)
+            key = sorted(pick(lead_rank, self.zones[self.transfer_keys[seat]]), reverse=True)
             if best_key is None or key > best_key:
                 best_seat, best_key = seat, key
         return best_seat
@@ -739,31 +742,31 @@ class Game:
             in_force.end_hooks = tuple(key for key in keys if key is not None)
         for key in in_force.end_hooks:
             for seat in range(self.n):
-                self.frames.append(vm.Frame(key, seat))
+                self.frames.append(vm.frame(key, seat))
         for name in self.added:
             key = self.setup.added_power[name].hook_key("basic", "end")
             if key is not None:
                 for seat in range(self.n):
-                    self.frames.append(vm.Frame(key, seat))
+                    self.frames.append(vm.frame(key, seat))
         for card, power in self.setup.card_power.items():
             seat = self.tables.expedition_seat.get(self.loc[card])  # a card's power counts in an Expedition
             key = power.hook_key("basic", "end") if seat is not None else None
             if key is not None:
-                self.frames.append(vm.Frame(key, seat, card))
+                self.frames.append(vm.frame(key, seat, card))
         self.after_frames = "end_round"
         self.phase = "powers"
 
     def _phase_end_round(self) -> None:
-        survivors, label = self.tables.read["survivors"].__getitem__, self.tables.label.__getitem__
+        survivors, label = self.tables.read["survivors"], self.tables.label
         expeditions = [self.zones[key] for key in self.expedition_keys]
-        deltas = [sum(map(survivors, cards)) + gain for cards, gain in zip(expeditions, self.round_gain)]
+        deltas = [sum(pick(survivors, cards)) + gain for cards, gain in zip(expeditions, self.round_gain)]
         self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
         self.last_deltas = deltas
         record = {
             "round": self.round_no,
             "deltas": deltas,
             "populations": list(self.population),
-            "expeditions": [list(map(label, cards)) for cards in expeditions],
+            "expeditions": [list(pick(label, cards)) for cards in expeditions],
             "factions": [list(f) for f in self.factions],
         }
         self.history.append(record)

@@ -44,6 +44,10 @@ class CardTables:
         self.hand_keys, self.transfer_keys, self.expedition_keys = (
             tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
         self.held_keys = self.hand_keys + self.transfer_keys  # the zones a Community plays from
+        # every zone of a game: the shared ones, then each seat's hand, Transfer and Expedition
+        self.zone_names = ("out", "reserve", "discard", "table", "encounter") + tuple(
+            key for seat in range(players) for key in (self.hand_keys[seat], self.transfer_keys[seat],
+                                                        self.expedition_keys[seat]))
         self.zone_keys = {"hand": self.hand_keys, "transfer": self.transfer_keys, "expedition": self.expedition_keys}
         self.expedition_seat = {key: seat for seat, key in enumerate(self.expedition_keys)}
         self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
