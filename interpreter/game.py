@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import copy
 import random
-from itertools import compress, filterfalse
+from itertools import compress
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -432,7 +433,10 @@ class Game:
             seat, k, receiver, prompt = steps[len(picks)]
             hand = self.zones[self.hand_keys[seat]]
             if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
-                hand = list(filterfalse({card for _, _, card in picks[-k:]}.__contains__, hand))
+                hand = hand[:]
+                for _, _, card in picks[-k:]:
+                    if card >= 0:
+                        hand.remove(card)
             if hand:
                 d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
                 d.actor = seat
@@ -518,32 +522,35 @@ class Game:
         self.phase = "lead"
         self._phase_lead()
 
-    def _legal_plays(self, seat: int) -> list[int]:
-        """The cards `seat` may play now (read only: it may be the hand's own list)."""
+    def _legal_options(self, seat: int, options: tuple) -> tuple:
+        """The options (from `options`, a per-card table) of the cards `seat` may play now, in the hand's order."""
         zones = self.zones
         held = zones[self.hand_keys[seat]]
         received = zones[self.transfer_keys[seat]]
         if received:
             held = held + received
         led = self.trick.led
-        if led is None:
-            return held
-        # The cards of the Faction led and those that may always be played, in the hand's
-        # order (filter keeps it without a Python-level loop); all of them if it holds none
-        # of the Faction led.
-        playable = self._in_force.playable.get(led)
-        if playable is None:
-            cards_of = self.tables.cards_of
-            playable = self._in_force.playable[led] = cards_of.get(led, _NO_CARDS).union(
-                *(cards_of.get(f, _NO_CARDS) for f in self._in_force.always_playable))
-        legal = list(filter(playable.__contains__, held))
-        if len(legal) == len(held) or self.tables.cards_of.get(led, _NO_CARDS).isdisjoint(legal):
-            return held
-        return legal
+        if led is not None:
+            # The cards of the Faction led and those that may always be played (filter keeps
+            # the hand's order without a Python-level loop); all of them if it holds none of
+            # the Faction led.
+            in_force = self._in_force
+            playable = in_force.playable.get(led)
+            if playable is None:
+                cards_of = self.tables.cards_of
+                playable = in_force.playable[led] = cards_of.get(led, _NO_CARDS).union(
+                    *(cards_of.get(f, _NO_CARDS) for f in in_force.always_playable))
+            legal = list(filter(playable.__contains__, held))
+            if len(legal) != len(held) and not self.tables.cards_of.get(led, _NO_CARDS).isdisjoint(legal):
+                held = legal
+        # pick(options, held), inlined: this runs for every lead and follow
+        if len(held) > 1:
+            return itemgetter(*held)(options)
+        return (options[held[0]],)
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
-        options = sum(pick(self.tables.lead, self._legal_plays(seat)), ())  # both sides of each card
+        options = sum(self._legal_options(seat, self.tables.lead), ())  # both sides of each card
         d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
         d.actor = seat
         d.kind = "lead"
@@ -568,7 +575,7 @@ class Game:
                 return
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
-        options = pick(self.tables.follow, self._legal_plays(seat))
+        options = self._legal_options(seat, self.tables.follow)
         d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
         d.actor = seat
         d.kind = "follow"
@@ -694,7 +701,7 @@ class Game:
                 # the options for the values the power offers (cards and seats reuse the setup's options)
                 actor, kind, prompt, values, element = request
                 made = self.tables.options_of[element]
-                if values[-1] == vm.STOP:  # only ever last (an "up to" choice)
+                if values[-1] is vm.STOP:  # only ever last (an "up to" choice)
                     options = (*pick(made, values[:-1]), _STOP_OPTION)
                 else:
                     options = pick(made, values)
