@@ -189,7 +189,7 @@ class Game:
         of its time going from one decision to the next.
         """
         phases, answers, record = _PHASES, self.answers, self.record
-        rounds = len(self.history) if round_only else -1
+        rounds = len(self.history)
         while True:
             d = self.decision
             if d is None:
@@ -197,7 +197,7 @@ class Game:
                     return
                 phases[self.phase](self)
                 continue
-            if rounds >= 0 and len(self.history) != rounds:
+            if round_only and len(self.history) != rounds:
                 return
             index = choose(d)
             if not record and type(index) is int and index >= 0:
@@ -486,7 +486,10 @@ class Game:
         n = self.n
         zones = self.zones
         hand_keys, transfer_keys = self.hand_keys, self.transfer_keys
-        if not any(map(zones.__getitem__, self.tables.held_keys)):  # no card left in any hand or Transfer zone
+        for key in self.tables.held_keys:  # (a loop, not any(map(...)): the first hand nearly always holds cards)
+            if zones[key]:
+                break
+        else:  # no card left in any hand or Transfer zone
             self.phase = "count"
             return
         self.tricks_played += 1
@@ -616,7 +619,26 @@ class Game:
         self._phase_follow()
 
     def _winning_play(self) -> Play | None:
-        """The trumping play with the best value, else the best play of the Faction led (None: the leader wins)."""
+        """The best play of the Faction led (None: the leader wins), or with a trump played, _trumping_play's."""
+        trick = self.trick
+        value, faction = self.tables.value, self.tables.faction
+        led = trick.led
+        high = trick.side == "+"
+        best: Play | None = None
+        best_value = 0
+        for play in trick.plays:
+            _, card, trump = play
+            if trump:
+                return self._trumping_play()
+            v = value[card]
+            if v is None or faction[card] != led:  # (led may be None: no card's Faction is)
+                continue
+            if best is None or ((v > best_value) if high else (v < best_value)):  # the first of equals wins
+                best, best_value = play, v
+        return best
+
+    def _trumping_play(self) -> Play | None:
+        """The trumping play with the best value, else the best play of the Faction led."""
         trick = self.trick
         value, faction = self.tables.value, self.tables.faction
         led = trick.led
