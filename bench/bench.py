@@ -33,8 +33,9 @@ It measures:
 
 Timings are CPU time of this process (time.process_time), not wall time: on a
 shared machine another process's load then stretches neither side, and
-what is left of the noise is shared, since the playout and the floor are
-measured alternately. Each figure is the median of several repeats.
+what is left of the noise is shared, since the playout and the floor take
+turns in short slices within each repeat. Each figure is the median of
+several repeats.
 """
 
 from __future__ import annotations
@@ -213,9 +214,9 @@ def time_load_powers(build_parser: bool) -> tuple[float, int]:
 
 def measure(quick: bool = False, seed: int = 1) -> dict:
     if quick:
-        repeats, games, floor_rounds, agent_games, copies, load_repeats = 2, 3, 30, 2, 20, 1
+        repeats, slices, games, floor_rounds, agent_games, copies, load_repeats = 2, 1, 3, 30, 2, 20, 1
     else:
-        repeats, games, floor_rounds, agent_games, copies, load_repeats = 7, 40, 1500, 20, 300, 5
+        repeats, slices, games, floor_rounds, agent_games, copies, load_repeats = 7, 5, 40, 1500, 20, 300, 5
 
     all_setups = setups()
     # Warm up: imports, first-call costs, the CPU's clock.
@@ -231,14 +232,26 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
     per_scenario: dict[str, list[float]] = {sid: [] for sid in SCENARIOS}
     tricks_seen = {sid: 0 for sid in SCENARIOS}
     for r in range(repeats):
-        f_seconds, f_tricks = time_floor(floor_rounds, seed + r)
-        p_seconds = p_tricks = 0
-        for sid, setup in all_setups.items():
-            s, t = time_playouts(setup, games, seed * 100_000 + r * 1000)
-            per_scenario[sid].append(s / t * 1e6)
-            tricks_seen[sid] += t
-            p_seconds += s
-            p_tricks += t
+        # The floor and the playouts take turns in short slices (a twentieth of a second or
+        # so), so that a change in the machine's speed during a repeat (another process, the
+        # CPU's clock) falls on both sides of the ratio rather than on one.
+        f_seconds = f_tricks = p_seconds = p_tricks = 0
+        scenario_seconds = {sid: 0.0 for sid in SCENARIOS}
+        scenario_tricks = {sid: 0 for sid in SCENARIOS}
+        for j in range(slices):
+            s, t = time_floor(floor_rounds // slices, (seed + r) * slices + j)
+            f_seconds += s
+            f_tricks += t
+            for sid, setup in all_setups.items():
+                share = games // slices  # the repeat's games, seed after seed, a slice at a time
+                s, t = time_playouts(setup, share, seed * 100_000 + r * 1000 + j * share)
+                scenario_seconds[sid] += s
+                scenario_tricks[sid] += t
+                p_seconds += s
+                p_tricks += t
+        for sid in SCENARIOS:
+            per_scenario[sid].append(scenario_seconds[sid] / scenario_tricks[sid] * 1e6)
+            tricks_seen[sid] += scenario_tricks[sid]
         l_seconds = l_tricks = 0
         for setup in all_setups.values():
             s, t = time_playouts(setup, games, seed * 100_000 + r * 1000, record=True)
@@ -269,7 +282,8 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
     result = {
         "machine": {"python": platform.python_version(), "implementation": platform.python_implementation(),
                     "platform": platform.platform(), "cpus": os.cpu_count()},
-        "budget": {"quick": quick, "repeats": repeats, "games_per_scenario": games, "floor_rounds": floor_rounds,
+        "budget": {"quick": quick, "repeats": repeats, "slices": slices, "games_per_scenario": games,
+                   "floor_rounds": floor_rounds,
                    "agent_games_per_scenario": agent_games},
         "playout_us_per_trick": round(median(playout_us), 2),
         "playout_us_per_trick_by_scenario": {sid: round(median(v), 2) for sid, v in per_scenario.items()},
