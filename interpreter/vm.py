@@ -16,6 +16,7 @@ from .errors import Diagnostic, GameRuleError
 
 MAX_STEPS = 100_000  # loop steps; far beyond any real power: a guard, not a limit anyone meets
 STOP = "stop"  # the option that ends an "up to" choice early
+_new = object.__new__
 
 
 @dataclass(slots=True)
@@ -54,9 +55,6 @@ def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encou
     f.env = {}
     f.buffer = f.picked = f.g = None
     return f
-
-
-_new = object.__new__
 
 
 @dataclass(slots=True)
