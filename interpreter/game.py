@@ -538,13 +538,15 @@ class Game:
             # the hand's order without a Python-level loop); all of them if it holds none of
             # the Faction led.
             in_force = self._in_force
-            playable = in_force.playable.get(led)
-            if playable is None:
+            rule = in_force.playable.get(led)
+            if rule is None:
                 cards_of = self.tables.cards_of
-                playable = in_force.playable[led] = cards_of.get(led, _NO_CARDS).union(
-                    *(cards_of.get(f, _NO_CARDS) for f in in_force.always_playable))
+                of_led = cards_of.get(led, _NO_CARDS)
+                rule = in_force.playable[led] = (
+                    of_led.union(*(cards_of.get(f, _NO_CARDS) for f in in_force.always_playable)), of_led)
+            playable, of_led = rule
             legal = list(filter(playable.__contains__, held))
-            if len(legal) != len(held) and not self.tables.cards_of.get(led, _NO_CARDS).isdisjoint(legal):
+            if len(legal) != len(held) and not of_led.isdisjoint(legal):
                 held = legal
         # pick(options, held), inlined: this runs for every lead and follow
         if len(held) > 1:

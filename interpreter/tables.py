@@ -89,7 +89,8 @@ class InForce:
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
         self.always_playable = always_playable  # Factions whose cards may always be played
-        self.playable: dict[str, frozenset[int]] = {}  # Faction led -> the cards a seat holding some may play
+        # Faction led -> (the cards a seat holding some of it may play, the cards of that Faction)
+        self.playable: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
         self.win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see Game._win_hook)
         self.end_hooks: tuple[tuple, ...] | None = None  # the frame keys of the end-of-round powers
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)

@@ -50,7 +50,13 @@ def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encou
     whose __init__ is Python code costs more than the rest of making it.
     """
     f = _new(Frame)
-    f.key, f.me, f.this, f.trick, f.encounter, f.led, f.leader = key, me, this, trick, encounter, led, leader
+    f.key = key
+    f.me = me
+    f.this = this
+    f.trick = trick
+    f.encounter = encounter
+    f.led = led
+    f.leader = leader
     f.pc = f.steps = 0
     f.env = {}
     f.buffer = f.picked = f.g = None
