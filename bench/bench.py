@@ -231,6 +231,7 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
     logged_us, logged_ratios = [], []
     per_scenario: dict[str, list[float]] = {sid: [] for sid in SCENARIOS}
     tricks_seen = {sid: 0 for sid in SCENARIOS}
+    share = games // slices  # each slice plays the next `share` games of the repeat, seed after seed
     for r in range(repeats):
         # The floor and the playouts take turns in short slices (a twentieth of a second or
         # so), so that a change in the machine's speed during a repeat (another process, the
@@ -243,7 +244,6 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
             f_seconds += s
             f_tricks += t
             for sid, setup in all_setups.items():
-                share = games // slices  # the repeat's games, seed after seed, a slice at a time
                 s, t = time_playouts(setup, share, seed * 100_000 + r * 1000 + j * share)
                 scenario_seconds[sid] += s
                 scenario_tricks[sid] += t

@@ -56,9 +56,10 @@ class Decision:
 
     A small class with slots rather than a NamedTuple: one is made for every decision
     of every playout, and CPython 3.11 makes, reads and frees a tuple subclass several
-    times slower. It compares by value and never changes once made. The trick loop
-    makes its decisions with `_new(Decision)` and four stores, skipping the class call:
-    calling a class whose __init__ is Python code costs more than the rest of making it.
+    times slower. It compares by value and never changes once made. The game makes
+    its decisions with `_new(Decision)` and four stores (Game._ask), skipping the class
+    call: calling a class whose __init__ is Python code costs more than the rest of
+    making it.
     """
 
     __slots__ = ("actor", "kind", "prompt", "options")
@@ -323,8 +324,12 @@ class Game:
             phases[self.phase](self)
         raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
 
-    def _ask(self, actor: int, kind: str, prompt: str, options: list[Option]) -> None:
-        self.decision = Decision(actor, kind, prompt, tuple(options))
+    def _ask(self, actor: int, kind: str, prompt: str, options) -> None:
+        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+        d.actor = actor
+        d.kind = kind
+        d.prompt = prompt
+        d.options = tuple(options)
 
     def _event(self, kind: str, **data) -> None:
         # hot paths test self.record themselves, so as not to build the event's data for nothing
@@ -438,11 +443,7 @@ class Game:
                     if card >= 0:
                         hand.remove(card)
             if hand:
-                d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
-                d.actor = seat
-                d.kind = "transfer"
-                d.prompt = prompt
-                d.options = pick(self.tables.follow, hand)
+                self._ask(seat, "transfer", prompt, pick(self.tables.follow, hand))
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
         for _, receiver, card in picks:
@@ -556,7 +557,7 @@ class Game:
     def _phase_lead(self) -> None:
         seat = self.trick.leader
         options = sum(self._legal_options(seat, self.tables.lead), ())  # both sides of each card
-        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+        d = self.decision = _new(Decision)  # _ask, inlined: leads and follows are most of the decisions
         d.actor = seat
         d.kind = "lead"
         d.prompt = LEAD_PROMPT
@@ -581,7 +582,7 @@ class Game:
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
         options = self._legal_options(seat, self.tables.follow)
-        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+        d = self.decision = _new(Decision)  # _ask, inlined (see _phase_lead)
         d.actor = seat
         d.kind = "follow"
         d.prompt = trick.prompt or _follow_prompt(trick)
@@ -729,11 +730,7 @@ class Game:
                     options = (*pick(made, values[:-1]), _STOP_OPTION)
                 else:
                     options = pick(made, values)
-                d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
-                d.actor = actor
-                d.kind = kind
-                d.prompt = prompt
-                d.options = options
+                self._ask(actor, kind, prompt, options)
                 return
             frames.pop(0)
         self.phase = self.after_frames

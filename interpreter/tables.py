@@ -116,7 +116,8 @@ def pick(table, keys) -> tuple:
 
     itemgetter looks the keys up in C: mapping a tuple's `__getitem__` over the keys
     costs several times as much per key (a tuple's is a slot wrapper, slow to call).
-    The options of every lead, follow and Transfer are made this way.
+    The options of every Transfer and power's choice are made this way, and those of
+    a lead or a follow by Game._legal_options, which inlines it.
     """
     if len(keys) > 1:
         return itemgetter(*keys)(table)
