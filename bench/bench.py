@@ -116,7 +116,7 @@ def time_floor(rounds: int, seed: int) -> tuple[float, int]:
 # ----------------------------------------------------------------- the kernel
 
 def setups():
-    from happydayz.simulate import prepare
+    from happydayz.simulation.simulate import prepare
 
     return {sid: prepare(sid, players=PLAYERS, express=True)[0] for sid in SCENARIOS}
 
@@ -127,7 +127,7 @@ def _tricks(game) -> int:
 
 def time_playouts(setup, games: int, seed: int, record: bool = False) -> tuple[float, int]:
     """(seconds, tricks): `games` express rounds, every decision answered by random.Random."""
-    from happydayz.game import Game
+    from happydayz.kernel.game import Game
 
     elapsed = 0.0
     tricks = 0
@@ -143,8 +143,8 @@ def time_playouts(setup, games: int, seed: int, record: bool = False) -> tuple[f
 
 def time_agent_playouts(setup, games: int, seed: int) -> tuple[float, int]:
     """(seconds, tricks): the same through play_game and RandomAgent (observations built)."""
-    from happydayz.agents import RandomAgent, play_game
-    from happydayz.game import Game
+    from happydayz.players.agents import RandomAgent, play_game
+    from happydayz.kernel.game import Game
 
     elapsed = 0.0
     tricks = 0
@@ -159,7 +159,7 @@ def time_agent_playouts(setup, games: int, seed: int) -> tuple[float, int]:
 
 def time_copy(setup, copies: int, seed: int = 7) -> float:
     """Median microseconds of game.copy() half-way through an express round."""
-    from happydayz.game import Game
+    from happydayz.kernel.game import Game
 
     game = Game(setup, seed)
     rng = random.Random(seed)
@@ -182,7 +182,8 @@ def time_copy(setup, copies: int, seed: int = 7) -> float:
 # ------------------------------------------------------------- loading powers
 
 def _clear_caches() -> None:
-    from happydayz import parser, powers
+    from happydayz.language import parser
+    from happydayz.language import loader as powers
 
     powers._CACHE.clear()
     for name in dir(parser):
@@ -193,10 +194,10 @@ def _clear_caches() -> None:
 
 def time_load_powers(build_parser: bool) -> tuple[float, int]:
     """(milliseconds, powers): parse, check and compile every bundled power, caches cleared."""
-    from happydayz import parser
-    from happydayz.boxes import load_library
-    from happydayz.powers import load_power
-    from happydayz.resources import data_dir
+    from happydayz.language import parser
+    from happydayz.data.boxes import load_library
+    from happydayz.language.loader import load_power
+    from happydayz.base.resources import data_dir
 
     files = sorted(data_dir("powers").glob("*.power"))
     known = set(load_library().all_factions())

@@ -32,12 +32,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
-from happydayz.agents import RandomAgent
-from happydayz.boxes import load_library, resolve_scenario
-from happydayz.bots import GreedyAgent
-from happydayz.game import Game
-from happydayz.ismcts import ISMCTSAgent
-from happydayz.setup import GameOptions, build_setup
+from happydayz.players.agents import RandomAgent
+from happydayz.data.boxes import load_library, resolve_scenario
+from happydayz.players.greedy import GreedyAgent
+from happydayz.kernel.game import Game
+from happydayz.players.ismcts import ISMCTSAgent
+from happydayz.kernel.setup import GameOptions, build_setup
 
 SCENARIOS = ("woodstock-fever/1", "american-dream/1")
 

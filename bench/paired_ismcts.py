@@ -30,9 +30,9 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])  # bot_strength, beside this file
 
 import bot_strength  # noqa: E402
 
-from happydayz.bots import GreedyAgent  # noqa: E402
-from happydayz.game import Game  # noqa: E402
-from happydayz.ismcts import ISMCTSAgent  # noqa: E402
+from happydayz.players.greedy import GreedyAgent  # noqa: E402
+from happydayz.kernel.game import Game  # noqa: E402
+from happydayz.players.ismcts import ISMCTSAgent  # noqa: E402
 
 
 def play(task) -> tuple[float, int]:

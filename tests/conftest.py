@@ -9,7 +9,7 @@ Stable API (other test files rely on these names and signatures):
         "Horde"). Promo cards are found in any loaded box.
 
     position(game, **kw) -> Game
-        happydayz.position.set_position: hands={seat: [labels]},
+        happydayz.kernel.position.set_position: hands={seat: [labels]},
         transfers=..., expeditions=..., reserve=[labels, top first],
         populations=[...], active=seat, round_no=1, carried=...
 
@@ -39,14 +39,17 @@ Stable API (other test files rely on these names and signatures):
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
-from happydayz.boxes import load_library
-from happydayz.game import Game
-from happydayz.model import FactionChoice, Scenario
-from happydayz.position import set_position
-from happydayz.setup import GameOptions, build_setup
+from happydayz.data.boxes import load_library
+from happydayz.kernel.game import Game
+from happydayz.data.model import FactionChoice, Scenario
+from happydayz.kernel.position import set_position
+from happydayz.kernel.setup import GameOptions, build_setup
+
+ROOT = Path(__file__).resolve().parent.parent  # the project's folder
 
 
 @lru_cache(maxsize=None)

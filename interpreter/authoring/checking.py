@@ -1,0 +1,126 @@
+"""`happydayz check`: every problem of power, box and scenario files.
+
+Power files are checked against the Factions the loaded boxes know, plus the
+Factions that the checked files themselves define (a new Faction's power file
+names its own Faction).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from happydayz.data.boxes import check_data_file, detect_kind, load_library
+from happydayz.language.checker import check
+from happydayz.base.errors import Diagnostic, DiagnosticSink, HappyError, Span
+from happydayz.data.model import Library
+from happydayz.language.parser import parse_file
+
+POWER_SUFFIXES = (".power",)
+DATA_SUFFIXES = (".yaml", ".yml")
+
+
+def expand(paths: list[str | os.PathLike]) -> tuple[list[Path], list[Diagnostic]]:
+    """Files named, and the power/box/scenario files inside named folders."""
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in POWER_SUFFIXES + DATA_SUFFIXES
+                           and "schema" not in p.parts[len(path.parts):])
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(Diagnostic(Span(str(path), 1, 1), "no such file or folder", "F001"))
+    return files, problems
+
+
+def _check_yaml(path: Path, library: Library | None, trees: dict) -> list[Diagnostic]:
+    """A box, scenario or scripted-game file; a scenario's own power files join the power checks."""
+    from happydayz.base.safeyaml import load_yaml
+    from happydayz.kernel.scripted import check_script, is_script
+
+    try:
+        doc = load_yaml(path)
+    except HappyError as exc:
+        return list(exc.diagnostics)
+    if is_script(doc.data):
+        return check_script(path)
+    found = check_data_file(path, library)
+    if found or library is None or detect_kind(doc.data) != "scenario":
+        return found
+    return _check_scenario_powers(path, doc, library, trees)
+
+
+def _check_scenario_powers(path: Path, doc, library: Library, trees: dict) -> list[Diagnostic]:
+    from happydayz.data.boxes import load_scenario_file
+
+    problems: list[Diagnostic] = []
+    try:
+        scenario, extended = load_scenario_file(path, library)
+    except HappyError as exc:
+        return list(exc.diagnostics)
+    factions = extended.all_factions()
+    for index, choice in enumerate(scenario.factions):
+        fdef = factions.get(choice.faction)
+        if fdef is None:
+            continue
+        power_path = Path(fdef.power_file).resolve()
+        if choice.faction in extended.extra_factions and power_path not in trees:
+            try:
+                trees[power_path] = parse_file(power_path)
+            except HappyError as exc:
+                problems.extend(exc.diagnostics)
+                continue
+        tree = trees.get(power_path)
+        if tree is None:
+            try:
+                tree = parse_file(power_path)
+            except HappyError:
+                continue  # a bundled power's problems are reported when it is checked itself
+        if tree.binding.kind != "faction" or tree.binding.faction != choice.faction:
+            bound = f"for the Faction {tree.binding.faction}" if tree.binding.kind == "faction" else \
+                ("for a card" if tree.binding.kind == "card" else "an added power")
+            problems.append(Diagnostic(doc.span(("factions", index)),
+                                       f"factions[{index}]: {power_path.name} is {bound}, so it cannot be the power "
+                                       f"of {choice.faction}", "D034",
+                                       hint=f"begin {power_path.name} with 'power ... {{ for faction {choice.faction}'"))
+            continue
+        if choice.variant != "basic" and not tree.variants:
+            problems.append(Diagnostic(doc.span(("factions", index)),
+                                       f"factions[{index}]: the power of {choice.faction} has no variants, "
+                                       f"so it cannot be played as '{choice.variant}'", "D033",
+                                       hint=f"write the three variants in {power_path.name}, or play it as basic"))
+    return problems
+
+
+def check_paths(paths: list[str | os.PathLike], library: Library | None = None) -> list[Diagnostic]:
+    """Every diagnostic (errors and warnings) for the files under `paths`."""
+    files, problems = expand(paths)
+    try:
+        library = library if library is not None else load_library()
+        known = set(library.all_factions())
+    except HappyError as exc:  # a broken bundled box: report it, check powers without Faction names
+        problems.extend(exc.diagnostics)
+        library, known = None, None
+    trees: dict[Path, object] = {}  # by resolved path, so a file reached twice is checked once
+    for path in files:
+        if path.suffix in POWER_SUFFIXES:
+            try:
+                trees[path.resolve()] = parse_file(path)
+            except HappyError as exc:
+                problems.extend(exc.diagnostics)
+        elif path.suffix in DATA_SUFFIXES:
+            problems.extend(_check_yaml(path, library, trees))
+        else:
+            problems.append(Diagnostic(Span(str(path), 1, 1), "not a power file (.power) nor a box or scenario file (.yaml)", "F002"))
+    defined = {path: t.binding.faction for path, t in trees.items() if t.binding.faction}
+    for path, tree in trees.items():
+        sink = DiagnosticSink()
+        # A file's own new Faction is known to it; the others' too, so powers can name each other.
+        others = {f for p, f in defined.items() if p != path}
+        check(tree, None if known is None else known | others, sink)
+        problems.extend(sink.items)
+    return problems

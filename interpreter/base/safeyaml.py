@@ -1,0 +1,303 @@
+"""Reading YAML that a user wrote, safely and with positions.
+
+Only the plain data types of YAML are accepted (mappings, sequences, strings,
+numbers, booleans, null): the same level as ``yaml.safe_load``. On top of
+that this module refuses
+
+* files larger than ``MAX_BYTES`` (1 MiB),
+* anchors and aliases (``&name`` / ``*name``), which allow exponential
+  blow-ups ("billion laughs") and are never needed in a box or scenario file,
+* explicit tags other than the plain ones, duplicate keys, keys that are not
+  scalars, and nesting deeper than ``MAX_DEPTH``.
+
+The result is a `Document`: the plain data (mapping keys always strings, like
+JSON) plus the position of every value and every mapping key, so that a
+problem found later at a JSON-style path such as ``items[3].parts[1]`` can be
+reported as ``file:line:column`` (1-based).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import yaml
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from happydayz.base.errors import DataProblem, Diagnostic, Span
+
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 64
+
+# Diagnostic codes raised here (the full list is in docs/boxes.md).
+CODE_UNREADABLE = "D001"
+CODE_TOO_LARGE = "D002"
+CODE_SYNTAX = "D003"
+CODE_ALIAS = "D004"
+CODE_TYPE = "D005"
+CODE_DUPLICATE_KEY = "D006"
+CODE_TOO_DEEP = "D007"
+
+_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
+_AS_TEXT_TAGS = {_TAG + "timestamp"}  # a date is kept as the text written
+
+PathKey = tuple  # a path: a tuple of str (mapping keys) and int (sequence indexes)
+
+
+def format_path(path: Iterable[str | int]) -> str:
+    """``("items", 3, "parts", 1)`` -> ``items[3].parts[1]`` (indexes are 0-based)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+@dataclass
+class Document:
+    """Plain data read from one YAML file, with the positions of its nodes."""
+
+    file: str
+    data: Any
+    text: str = ""
+    values: dict[PathKey, tuple[Any, Any]] = field(default_factory=dict)  # path -> (start, end) marks
+    keys: dict[PathKey, tuple[Any, Any]] = field(default_factory=dict)  # path of a value -> its key's marks
+
+    def span(self, path: Iterable[str | int] = (), *, key: bool = False) -> Span:
+        """The position of the value at `path` (or of its key, with key=True).
+
+        A path that does not exist falls back to its nearest existing parent.
+        """
+        path = tuple(path)
+        while True:
+            marks = (self.keys.get(path) if key else None) or self.values.get(path)
+            if marks is not None:
+                return _span(self.file, *marks)
+            if not path:
+                return Span(self.file, 1, 1)
+            path = path[:-1]
+            key = False
+
+    def diagnostic(self, path, message: str, code: str, *, key: bool = False,
+                   hint: str | None = None, severity: str = "error") -> Diagnostic:
+        return Diagnostic(self.span(path, key=key), message, code, severity, hint)
+
+
+def _span(file: str, start, end) -> Span:
+    return Span(file, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+class _Refused(Exception):
+    def __init__(self, mark, message: str, code: str):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+        self.code = code
+
+
+class _Loader(yaml.SafeLoader):
+    """A safe loader whose composer refuses anchors, aliases and deep nesting."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            raise _Refused(event.start_mark,
+                           f"YAML aliases (*{event.anchor}) are not allowed in this file; write the value out",
+                           CODE_ALIAS)
+        if getattr(event, "anchor", None) is not None:
+            raise _Refused(event.start_mark,
+                           f"YAML anchors (&{event.anchor}) are not allowed in this file; write the value out",
+                           CODE_ALIAS)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _Refused(event.start_mark,
+                               f"the data is nested more than {MAX_DEPTH} levels deep", CODE_TOO_DEEP)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def read_text(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES) -> str:
+    """The text of a user's file, refusing big or undecodable files (DataProblem)."""
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise DataProblem(Diagnostic(Span(name, 1, 1), f"cannot read the file: {reason}", CODE_UNREADABLE)) from None
+    if len(raw) > max_bytes:
+        raise DataProblem(Diagnostic(
+            Span(name, 1, 1),
+            f"the file is larger than {max_bytes} bytes ({max_bytes // 1024} KiB); refusing to read it",
+            CODE_TOO_LARGE))
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise DataProblem(Diagnostic(Span(name, line, column),
+                                     "the file is not valid UTF-8 text", CODE_UNREADABLE)) from None
+
+
+def load_yaml(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES) -> Document:
+    """Read and parse one YAML file; every problem raises DataProblem with a position."""
+    return load_yaml_text(read_text(path, max_bytes=max_bytes), str(path), max_bytes=max_bytes)
+
+
+def load_yaml_text(text: str, file: str = "<string>", *, max_bytes: int = MAX_BYTES) -> Document:
+    """Parse YAML text (see `load_yaml`)."""
+    if len(text.encode("utf-8")) > max_bytes:
+        raise DataProblem(Diagnostic(Span(file, 1, 1), f"the text is larger than {max_bytes} bytes",
+                                     CODE_TOO_LARGE))
+    try:
+        loader = _Loader(text)  # the reader already refuses some characters here
+    except yaml.YAMLError as exc:
+        raise DataProblem(_syntax_diagnostic(file, exc) if isinstance(exc, yaml.MarkedYAMLError) else
+                          Diagnostic(_reader_span(file, exc, text), _reader_message(exc), CODE_SYNTAX)) from None
+    try:
+        try:
+            node = loader.get_single_node()
+        except _Refused as exc:
+            raise DataProblem(Diagnostic(_point(file, exc.mark), exc.message, exc.code)) from None
+        except yaml.MarkedYAMLError as exc:
+            raise DataProblem(_syntax_diagnostic(file, exc)) from None
+        except yaml.YAMLError as exc:
+            raise DataProblem(Diagnostic(_reader_span(file, exc, text), _reader_message(exc), CODE_SYNTAX)) from None
+        doc = Document(file, None, text)
+        if node is None:
+            return doc
+        problems: list[Diagnostic] = []
+        doc.data = _convert(loader, node, (), doc, problems)
+        if problems:
+            raise DataProblem(problems)
+        return doc
+    finally:
+        loader.dispose()
+
+
+def _point(file: str, mark) -> Span:
+    if mark is None:
+        return Span(file, 1, 1)
+    return Span(file, mark.line + 1, mark.column + 1)
+
+
+def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
+    mark = exc.problem_mark or exc.context_mark
+    parts = [p for p in (exc.context, exc.problem) if p]
+    message = "YAML syntax error: " + (", ".join(parts) if parts else "invalid YAML")
+    if exc.context and exc.context_mark is not None and exc.problem_mark is not None \
+            and exc.context_mark.line != exc.problem_mark.line:
+        message += f" (the construct began on line {exc.context_mark.line + 1})"
+    return Diagnostic(_point(file, mark), message, CODE_SYNTAX)
+
+
+def _convert(loader: _Loader, node, path: PathKey, doc: Document, problems: list[Diagnostic]) -> Any:
+    doc.values[path] = (node.start_mark, node.end_mark)
+    if isinstance(node, ScalarNode):
+        return _scalar(loader, node, doc.file, problems)
+    if isinstance(node, SequenceNode):
+        if node.tag != _TAG + "seq":
+            problems.append(Diagnostic(_span(doc.file, node.start_mark, node.end_mark),
+                                       f"the YAML tag {_tag_text(node.tag)} is not allowed here", CODE_TYPE))
+        return [_convert(loader, item, path + (i,), doc, problems) for i, item in enumerate(node.value)]
+    if isinstance(node, MappingNode):
+        if node.tag != _TAG + "map":
+            problems.append(Diagnostic(_span(doc.file, node.start_mark, node.end_mark),
+                                       f"the YAML tag {_tag_text(node.tag)} is not allowed here", CODE_TYPE))
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key_span = _span(doc.file, key_node.start_mark, key_node.end_mark)
+            if not isinstance(key_node, ScalarNode):
+                problems.append(Diagnostic(key_span, "a key must be a plain name, not a list or a mapping",
+                                           CODE_TYPE))
+                continue
+            key = _key_text(_scalar(loader, key_node, doc.file, problems))
+            if key in result:
+                first = doc.keys.get(path + (key,))
+                where = f" (first given on line {first[0].line + 1})" if first else ""
+                problems.append(Diagnostic(key_span, f"{_where(path)}duplicate key {key!r}{where}",
+                                           CODE_DUPLICATE_KEY))
+                continue
+            doc.keys[path + (key,)] = (key_node.start_mark, key_node.end_mark)
+            result[key] = _convert(loader, value_node, path + (key,), doc, problems)
+        return result
+    problems.append(Diagnostic(_point(doc.file, node.start_mark), "unsupported YAML node", CODE_TYPE))
+    return None
+
+
+def _where(path: PathKey) -> str:
+    return f"{format_path(path)}: " if path else ""
+
+
+def _scalar(loader: _Loader, node: ScalarNode, file: str, problems: list[Diagnostic]) -> Any:
+    if node.tag in _AS_TEXT_TAGS:
+        return node.value
+    if node.tag not in _PLAIN_TAGS:
+        problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark),
+                                   f"the YAML tag {_tag_text(node.tag)} is not allowed here", CODE_TYPE))
+        return node.value
+    if node.tag == _TAG + "int" and len(node.value) > MAX_NUMBER_TEXT:
+        problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark),
+                                   f"a number of {len(node.value)} characters is too long (at most {MAX_NUMBER_TEXT})",
+                                   CODE_TYPE))
+        return 0
+    try:
+        return loader.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:
+        problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark),
+                                   f"cannot read the value {node.value!r}: {exc}", CODE_TYPE))
+        return node.value
+
+
+MAX_NUMBER_TEXT = 30  # no number in these files needs more digits; a huge one cannot even be printed
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) < 300 else text[:300] + "…"
+
+
+def _reader_span(file: str, exc: Exception, text: str = "") -> Span:
+    """The position of a reader error (a forbidden character), which has no mark of its own."""
+    position = getattr(exc, "position", None)
+    if not isinstance(position, int) or not text:
+        return Span(file, 1, 1)
+    lines = re.split("\r\n|[\r\n\x85\u2028\u2029]", text[:position])
+    return Span(file, len(lines), len(lines[-1]) + 1)
+
+
+def _reader_message(exc: Exception) -> str:
+    character = getattr(exc, "character", None)
+    if isinstance(character, str) and character:
+        character = ord(character[0])
+    if isinstance(character, int):
+        return f"the control character U+{character:04X} is not allowed in a YAML file"
+    return f"YAML error: {_short(exc)}"
+
+
+def _tag_text(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+
+
+def _key_text(key: Any) -> str:
+    """Mapping keys become strings, as in JSON: 2 -> "2", true -> "true", null -> "null"."""
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    return str(key)
+
+
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "Document", "format_path", "load_yaml", "load_yaml_text", "read_text"]

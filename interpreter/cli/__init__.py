@@ -1,0 +1,3 @@
+from happydayz.cli.app import main
+
+__all__ = ["main"]

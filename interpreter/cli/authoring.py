@@ -1,0 +1,247 @@
+"""Commands for people who write powers and scenarios: replay, explain, fmt,
+compile, new. Each `add_*` function adds one sub-command to the CLI parser."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from happydayz.base.errors import CheckProblem, Diagnostic, HappyError, Span, UsageError, suggest
+
+
+# ------------------------------------------------------------ finding powers
+
+def bundled_powers() -> dict[str, Path]:
+    from happydayz.base.resources import data_dir
+
+    return {p.stem: p for p in sorted(data_dir("powers").glob("*.power"))}
+
+
+def find_power(ref: str) -> Path:
+    """A power file by path, or a bundled power by file stem or power name."""
+    path = Path(ref)
+    if path.is_file():
+        return path
+    powers = bundled_powers()
+    key = ref.lower().replace(" ", "_").replace("-", "_")
+    if key in powers:
+        return powers[key]
+    for stem, p in powers.items():
+        if stem.replace("_", "") == key.replace("_", ""):
+            return p
+    guess = suggest(key, list(powers))
+    hint = f"; did you mean '{guess}'?" if guess else ""
+    raise UsageError(f"no power file '{ref}' and no bundled power of that name{hint} "
+                     f"(bundled: {', '.join(powers)})")
+
+
+def checked_power(path: Path):
+    """Parse and check a power file against the Factions of the loaded boxes."""
+    from happydayz.data.boxes import load_library
+    from happydayz.language.checker import check
+    from happydayz.language.parser import parse_file
+
+    tree = parse_file(path)
+    known = set(load_library().all_factions())
+    return check(tree, known)
+
+
+# -------------------------------------------------------------------- replay
+
+def add_replay(sub) -> None:
+    p = sub.add_parser("replay", help="play a scripted game and check its expectations",
+                       description="Play a scripted game file (docs/scripted-games.md) and print the final state "
+                                   "as JSON. Exit 1 when the file's expect: block does not match.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--quiet", action="store_true", help="print only the differences, not the final state")
+    p.set_defaults(run=run_replay)
+
+
+def run_replay(args) -> int:
+    from happydayz.kernel.scripted import replay
+
+    result = replay(args.file)
+    if not args.quiet:
+        print(json.dumps(result.output, indent=2))
+    if result.mismatches:
+        print(f"{args.file}: the game does not match its expect: block", file=sys.stderr)
+        for line in result.mismatches:
+            print(f"  - {line}", file=sys.stderr)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------- replay-log
+
+def add_replay_log(sub) -> None:
+    p = sub.add_parser("replay-log", help="replay a game from its event log and check it replays exactly",
+                       description="Rebuild a game from a JSON Lines event log (simulate --log) and replay every "
+                                   "logged answer. Exit 1 unless the replay reproduces the log event for event.")
+    p.add_argument("log", metavar="LOG")
+    p.add_argument("--game", type=int, default=None, help="which game of a multi-game log (default: the first)")
+    p.set_defaults(run=run_replay_log)
+
+
+def run_replay_log(args) -> int:
+    from happydayz.kernel.replaylog import verify
+
+    game, differences = verify(args.log, args.game)
+    result = game.result()
+    print(json.dumps({**result, "events": len(game.log), "exact": not differences}))
+    for line in differences:
+        print(f"  - {line}", file=sys.stderr)
+    return 1 if differences else 0
+
+
+# ------------------------------------------------------------------- explain
+
+def add_explain(sub) -> None:
+    p = sub.add_parser("explain", help="show a power as English card text",
+                       description="Render a power as the card text a player would read, generated from the "
+                                   "power file itself.")
+    p.add_argument("power", metavar="POWER", help="a power file, or a bundled power's name (its file name without .power)")
+    p.add_argument("--variant", choices=["basic", "positive", "negative"], help="only this variant")
+    p.set_defaults(run=run_explain)
+
+
+def run_explain(args) -> int:
+    from happydayz.language.cardtext import card_text
+
+    checked = checked_power(find_power(args.power))
+    if args.variant and not checked.power.variants:
+        raise UsageError(f"the power '{checked.power.name}' has no variants")
+    print(card_text(checked, args.variant))
+    return 0
+
+
+# ----------------------------------------------------------------------- fmt
+
+def add_fmt(sub) -> None:
+    p = sub.add_parser("fmt", help="lay out power files canonically",
+                       description="Rewrite power files (or every .power file in the folders named) in the "
+                                   "canonical layout, keeping comments. With --check, write nothing and exit 1 "
+                                   "if any file would change.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--check", action="store_true", help="only report the files that would change")
+    p.set_defaults(run=run_fmt)
+
+
+def run_fmt(args) -> int:
+    from happydayz.language.formatter import format_paths
+
+    changed, problems = format_paths(args.paths, check=args.check)
+    for problem in problems:
+        print(problem.render(), file=sys.stderr)
+    for path in changed:
+        print(f"{'would reformat' if args.check else 'reformatted'} {path}")
+    if problems or (args.check and changed):
+        return 1
+    return 0
+
+
+# ------------------------------------------------------------------- compile
+
+def add_compile(sub) -> None:
+    p = sub.add_parser("compile", help="show a power's compiled program",
+                       description="Compile a power and print its program: the rules and, for each hook, the "
+                                   "instructions the interpreter runs. --json prints the stable JSON form "
+                                   "(schema: boxes/schema/ir.schema.json).")
+    p.add_argument("power", metavar="POWER", help="a power file, or a bundled power's name")
+    p.add_argument("--json", action="store_true", help="print the compiled power as JSON")
+    p.set_defaults(run=run_compile)
+
+
+def run_compile(args) -> int:
+    from happydayz.language.compiler import compile_power
+    from happydayz.language.ir import power_ir
+
+    path = find_power(args.power)
+    compiled = compile_power(checked_power(path), path.resolve())
+    data = power_ir(compiled)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(disassembly(data, path.read_text(encoding="utf-8").splitlines()))
+    return 0
+
+
+def _jump_words(ins: dict) -> str:
+    op = ins["op"]
+    if op == "jump":
+        return f"go to {ins['to']}"
+    if op == "jump_unless":
+        return f"if false, go to {ins['to']}"
+    if op == "each_next":
+        return f"next {ins['name'] or 'time'}; when done, go to {ins['done']}"
+    if op == "each_init":
+        return f"repeat {ins['times']} times" if "times" in ins else "walk a group"
+    if op == "choose":
+        count = {"one": "one", "exactly": str(ins["count"]), "up_to": f"up to {ins['count']}"}[ins["mode"]]
+        return f"{count} {ins['element']} as {ins['name']}; if none, go to {ins['empty']}"
+    if op == "ask":
+        return f"yes/no; if no, go to {ins['no']}"
+    if op == "let":
+        return f"{ins['name']} ="
+    return ""
+
+
+def disassembly(data: dict, source_lines: list[str]) -> str:
+    """The compiled program as a readable listing, each instruction beside its source line."""
+    out = [f"{data['name']} ({data['binding']}{' ' + data['faction'] if data['faction'] else ''})"]
+    for kind, variant in data["variants"].items():
+        out.append(f"  {kind}{' — ' + variant['title'] if variant['title'] else ''}")
+        rules = [name.replace("_", " ") for name, on in variant["rules"].items() if on and name != "trumps_when"]
+        if variant["rules"]["trumps_when"]:
+            rules.append("trumps")
+        if rules:
+            out.append(f"    rules: {', '.join(rules)}")
+        for hook, program in variant["hooks"].items():
+            if not program:
+                continue
+            out.append(f"    {hook.replace('_', ' ')}:")
+            for ins in program:
+                line = ins.get("line")
+                text = source_lines[line - 1].strip() if line and line <= len(source_lines) else ""
+                where = f"  | {line}: {text}" if text else ""
+                out.append(f"      {ins['pc']:3d}  {ins['op']:<11} {_jump_words(ins):<44}{where}".rstrip())
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------- new
+
+def add_new(sub) -> None:
+    p = sub.add_parser("new", help="start a new Faction or scenario from a template",
+                       description="new faction NAME: a power file with all three variants and a scenario that "
+                                   "plays it. new scenario NAME: a scenario file to edit.")
+    p.add_argument("what", choices=["faction", "scenario"])
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--dir", default=".", help="the folder to write into (default: here)")
+    p.add_argument("--force", action="store_true", help="overwrite existing files")
+    p.set_defaults(run=run_new)
+
+
+def run_new(args) -> int:
+    from happydayz.data.boxes import load_library
+    from happydayz.authoring.checking import check_paths
+    from happydayz.authoring.scaffold import new_faction, new_scenario
+
+    directory = Path(args.dir)
+    if not directory.is_dir():
+        raise UsageError(f"no folder {directory}")
+    make = new_faction if args.what == "faction" else new_scenario
+    written = make(args.name, directory, load_library(), force=args.force)
+    problems = [d for d in check_paths([str(p) for p in written]) if d.severity == "error"]
+    if problems:  # a template that does not check is our bug, but say so plainly
+        raise CheckProblem(problems)
+    for path in written:
+        print(f"wrote {path}")
+    scenario = next((p for p in written if p.suffix == ".yaml"), None)
+    if scenario is not None:
+        print(f"next: happydayz check {directory}  then  happydayz simulate --scenario {scenario}")
+    return 0
+
+
+COMMANDS = [add_replay, add_replay_log, add_explain, add_fmt, add_compile, add_new]
+
+__all__ = ["COMMANDS", "find_power", "bundled_powers", "HappyError", "Diagnostic", "Span"]

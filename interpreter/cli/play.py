@@ -1,0 +1,268 @@
+"""Playing in the terminal: one person at one seat, bots at the others.
+
+The person is asked only for their own decisions. Each time, the table is shown
+as that Community sees it (`Game.observe`): round, populations, Factions in
+play, the Encounter card, the trick so far, the hand, every Transfer zone and
+the Expedition zones (their size and face-up cards). Input is read line by
+line from a text stream, so a game can be played from piped input.
+
+Input: an option number (or its exact label), `save PATH`, `show`, `help`,
+`quit`. End of input stops the game without saving.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from happydayz.players.agents import Agent, make_bots, parse_bots
+from happydayz.kernel.determinize import expedition_seen
+from happydayz.base.errors import HappyError, UsageError
+from happydayz.kernel.game import Decision, Game
+from happydayz.data.model import Library
+from happydayz.kernel.savegame import new_game, read_save, replay_answers, save_game
+from happydayz.simulation.simulate import prepare
+
+VARIANT_MARKS = {"basic": "", "positive": " (+)", "negative": " (-)"}
+
+HELP = """\
+Commands:
+  NUMBER      choose the option with that number (or type the option's text)
+  save PATH   write a save file and keep playing; resume later with
+              happydayz play --resume PATH
+  show        show the table again
+  help        show this help
+  quit        stop the game without saving
+"""
+
+
+def faction_label(faction: str, variant: str) -> str:
+    """A Faction and its power variant: "Name", "Name (+)" or "Name (-)"."""
+    return faction + VARIANT_MARKS.get(variant, f" ({variant})")
+
+
+def start_game(scenario_ref: str | os.PathLike | None, players: int | None, seat: int, seed: int,
+               express: bool = False, promos: bool = False, random_powers: bool = False,
+               library: Library | None = None) -> tuple[Game, list[Agent], str]:
+    """A new game, random bots for every seat, and the scenario reference to save."""
+    setup, scenario = prepare(scenario_ref, players, express, promos, random_powers, library=library)
+    if not 0 <= seat < setup.n:
+        raise UsageError(f"--seat {seat} is not a seat of a {setup.n}-player game: choose 0 to {setup.n - 1}")
+    game = Game(setup, seed)
+    bots = make_bots(parse_bots(None, setup.n), seed)
+    return game, bots, str(scenario_ref if scenario_ref is not None else scenario.id)
+
+
+def resume_game(path: str | os.PathLike, seat: int = 0,
+                library: Library | None = None) -> tuple[Game, list[Agent], str, int]:
+    """Rebuild a saved game and its bots exactly as they were when it was saved.
+
+    The bots are shown again every decision they made, so that their random
+    sources are where they were. The seat comes from the save file when it
+    names one. Raises HappyError for a bad save file.
+    """
+    data = read_save(path)
+    seat = data.get("seat", seat)
+    game = new_game(data, library)
+    if not 0 <= seat < game.n:
+        raise UsageError(f"--seat {seat} is not a seat of this {game.n}-player game")
+    bots = make_bots(parse_bots(None, game.n), data["seed"])
+
+    def catch_up(game: Game, decision: Decision, answer: int) -> None:
+        if decision.actor != seat:
+            bots[decision.actor].decide(game.observe(decision.actor), decision)
+
+    replay_answers(game, data["answers"], str(path), before=catch_up)
+    return game, bots, data["scenario"], seat
+
+
+@dataclass
+class Session:
+    """One person at `seat`; `bots[s]` answers for every other seat s."""
+
+    game: Game
+    seat: int
+    bots: list[Agent]
+    scenario_ref: str
+    console: Console
+    stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    seen: int = 0  # log events already reported
+    side: str | None = None
+    tricks: int = 0
+
+    def __post_init__(self) -> None:
+        self.seen = len(self.game.log)
+
+    def who(self, seat: int) -> str:
+        name = self.game.seat_label(seat)
+        return f"{name} (you)" if seat == self.seat else name
+
+    def say(self, text: str = "", style: str | None = None) -> None:
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> str:
+        """Play until the game ends ("over"), the person quits ("quit") or input ends ("eof")."""
+        while (decision := self.game.decision) is not None:
+            if decision.actor == self.seat:
+                self.show(decision)
+                choice = self.ask(decision)
+                if isinstance(choice, str):
+                    return choice
+            else:
+                choice = self.bots[decision.actor].decide(self.game.observe(decision.actor), decision)
+            self.game.apply(choice)
+            self.report()
+        return "over"
+
+    def ask(self, decision: Decision) -> int | str:
+        count = len(decision.options)
+        while True:
+            self.console.print(Text(f"Your choice (1-{count}, help, save PATH, quit): ", style="bold"), end="")
+            line = self.stdin.readline()
+            if not self.stdin.isatty() and line:
+                self.console.print(Text(line.rstrip("\n")), soft_wrap=True)
+            if line == "":
+                self.say()
+                self.say(self._unsaved("Input ended: the game stops here"))
+                return "eof"
+            text = line.strip()
+            command, _, rest = text.partition(" ")
+            lowered = command.lower()
+            if text.isdigit():
+                number = int(text)
+                if 1 <= number <= count:
+                    return number - 1
+                self.say(f"There is no option {number}: enter a number from 1 to {count}.", "yellow")
+            elif lowered in ("help", "?", "h"):
+                self.say(HELP.rstrip())
+            elif lowered in ("quit", "exit", "q"):
+                self.say(self._unsaved("You left the game"))
+                return "quit"
+            elif lowered == "show":
+                self.show(decision)
+            elif lowered == "save":
+                self.save(rest.strip())
+            elif text and decision.index_of_label(text) is not None:
+                return decision.index_of_label(text)
+            elif not text:
+                self.say(f"Enter a number from 1 to {count} (or 'help').", "yellow")
+            else:
+                self.say(f"'{text}' is not an option: enter a number from 1 to {count}, "
+                         f"'save PATH', 'help' or 'quit'.", "yellow")
+
+    def _unsaved(self, what: str) -> str:
+        last = getattr(self, "last_save", None)
+        if last is None:
+            return f"{what}; nothing was saved."
+        return f"{what}; the game as it was when saved is in {last[0]} (answers given since then are not saved)." \
+            if last[1] != len(self.game.answers) else f"{what}; it is saved in {last[0]}."
+
+    def save(self, target: str) -> None:
+        if not target:
+            self.say("Say where to save: save PATH", "yellow")
+            return
+        path = Path(target).expanduser()
+        try:
+            save_game(path, self.game, self.scenario_ref, seat=self.seat)
+        except HappyError as exc:
+            self.say(exc.render(), "red")
+            return
+        self.last_save = (path, len(self.game.answers))
+        self.say(f"Saved to {path}. Resume with: happydayz play --resume {path}", "green")
+
+    # -------------------------------------------------------- what happened
+    def report(self) -> None:
+        """One line for each trick won, round counted and Faction replaced since the last call."""
+        log = self.game.log
+        for event in log[self.seen:]:
+            kind = event["event"]
+            if kind == "play":
+                self.side = event.get("side")
+            elif kind == "win":
+                self.tricks += 1
+                led = f"{event['led']} led" if event.get("led") else "no Faction led"
+                side = f" on the {self.side} side" if self.side else ""
+                blocked = " (power blocked)" if event.get("blocked") else ""
+                cards = ", ".join(event.get("cards", []))
+                self.say(f"Trick won by {self.who(event['seat'])}: {led}{side}{blocked} - {cards}")
+            elif kind == "count":
+                changes = ", ".join(f"{self.who(s)} {d:+d} -> {p}"
+                                    for s, (d, p) in enumerate(zip(event["deltas"], event["populations"])))
+                self.say(f"End of round {event['round']}: {changes}", "bold")
+            elif kind == "faction_change":
+                self.say(f"Faction change: {event['old']} replaced by {event['new']}.")
+            elif kind == "power_drawn":
+                self.say(f"Power drawn: {event['name']}.")
+        self.seen = len(log)
+
+    # ---------------------------------------------------------- the table
+    def show(self, decision: Decision) -> None:
+        obs = self.game.observe(self.seat)
+        console = self.console
+        console.rule(f"Round {obs['round']} of {obs['rounds']} - you are {self.game.seat_label(self.seat)}")
+        in_play = [*obs["always"], *(faction_label(f["faction"], f["variant"]) for f in obs["factions"])]
+        self.say("Factions in play: " + ", ".join(in_play))
+        if obs["added"]:
+            self.say("Added powers: " + ", ".join(obs["added"]))
+
+        table = Table(show_edge=False, pad_edge=False)
+        for heading, justify in (("Community", "left"), ("Survivors", "right"), ("Round", "right"),
+                                 ("Hand", "right"), ("Expedition", "right"), ("Known in it", "left"),
+                                 ("Transfer zone", "left")):
+            table.add_column(heading, justify=justify, overflow="fold")
+        for s in range(obs["players"]):
+            transfer = ", ".join(c["label"] for c in obs["transfer"][s]) or "-"
+            # what everyone knows lies in the Expedition zone: its face-up cards and those seen going there
+            known_text = ", ".join(self.game.label(c) for c in expedition_seen(obs, s)) or "-"
+            name = f"{s} (you)" if s == self.seat else str(s)
+            table.add_row(Text(name, style="bold" if s == self.seat else ""), str(obs["populations"][s]),
+                          f"{obs['round_gains'][s]:+d}", str(obs["hand_sizes"][s]),
+                          str(obs["expedition_sizes"][s]), Text(known_text), Text(transfer))
+        console.print(table)
+
+        encounter = obs["encounter"]["label"] if obs["encounter"] else "none"
+        self.say(f"Encounter card: {encounter}    Reserve: {obs['reserve_size']} cards")
+        trick = obs["trick"]
+        if trick is not None:
+            leader = self.who(trick["leader"])
+            if trick["plays"]:
+                led = trick["led"] or "no Faction yet"
+                plays = "; ".join(f"{self.who(p['seat'])}: {p['card']}" + (" (cuts)" if p["trump"] else "")
+                                  for p in trick["plays"])
+                self.say(f"Trick: {leader} led on the {trick['side']} side, {led} led - {plays}")
+            else:
+                self.say(f"Trick: {leader} to lead")
+        hand = ", ".join(c["label"] for c in obs["hand"]) or "(empty)"
+        own_transfer = ", ".join(c["label"] for c in obs["transfer"][self.seat]) or "(empty)"
+        self.say(f"Your hand: {hand}", "bold")
+        self.say(f"Your Transfer zone (visible to all): {own_transfer}")
+        self.say()
+        self.say(decision.prompt, "bold")
+        width = len(str(len(decision.options)))
+        for number, option in enumerate(decision.options, start=1):
+            self.say(f"  {number:>{width}}. {option.label}")
+
+    def show_final(self) -> None:
+        """Populations round by round, and at the end."""
+        game = self.game
+        self.console.rule("Game over")
+        table = Table(show_edge=False, pad_edge=False)
+        table.add_column("Community")
+        for record in game.history:
+            table.add_column(f"Round {record['round']}", justify="right")
+        table.add_column("Final population", justify="right")
+        for s in range(game.n):
+            cells = [f"{r['deltas'][s]:+d}" for r in game.history]
+            table.add_row(Text(self.who(s)), *cells, str(game.population[s]))
+        self.console.print(table)
+
+
+__all__ = ["faction_label", "start_game", "resume_game", "Session", "HELP"]

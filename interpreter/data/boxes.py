@@ -1,0 +1,721 @@
+"""Loading boxes and scenarios from YAML.
+
+A box file (boxes/*.yaml) says everything specific about one box of the game:
+its rules numbers, its Factions and their cards, the power file of each, its
+added powers, promo cards and campaign scenarios. A scenario file is a user's
+own game setup, possibly with new Factions. This module knows none of them by
+name: it validates the files (a JSON Schema first, then the checks a schema
+cannot express) and turns them into the dataclasses of `model`.
+
+Every problem becomes a Diagnostic with the file, line and column of the value
+at fault; all the problems found are raised together in one DataProblem. The
+codes are listed in docs/boxes.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, suggest
+from happydayz.data.model import (
+    AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, Library, PromoDef, Scenario,
+)
+from happydayz.base.resources import data_dir
+from happydayz.base.safeyaml import Document, format_path, load_yaml
+
+# --- diagnostic codes (documented in docs/boxes.md) -------------------------
+# D001-D007 come from safeyaml (reading and parsing the YAML itself).
+D_UNKNOWN_KEY = "D010"
+D_MISSING_KEY = "D011"
+D_WRONG_TYPE = "D012"
+D_BAD_VALUE = "D013"
+D_SCHEMA = "D014"
+D_DUPLICATE_NAME = "D020"
+D_UNKNOWN_FACTION = "D021"
+D_DUPLICATE_CHOICE = "D022"
+D_ALWAYS_LISTED = "D023"
+D_UNKNOWN_ADDED = "D024"
+D_POWER_FILE = "D025"
+D_DEAL = "D026"
+D_CARDS = "D027"
+D_PROMO_VALUE = "D028"
+D_DUPLICATE_ID = "D029"
+D_UNKNOWN_BOX = "D030"
+D_UNKNOWN_SCENARIO = "D031"
+D_PLAYERS = "D032"
+D_INTERNAL = "D099"
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+MAX_CARD_VALUE = 1000
+MAX_CARDS_PER_FACTION = 1000
+# Cards of a user's new Faction when its file gives none: values 1..13, +1 each.
+DEFAULT_CUSTOM_CARDS = ({"values": "1-13", "survivors": 1},)
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+# --- schemas ----------------------------------------------------------------
+
+@lru_cache(maxsize=4)
+def _validators(schema_dir: Path) -> dict[str, Draft202012Validator]:
+    schemas = {
+        kind: json.loads((schema_dir / f"{kind}.schema.json").read_text(encoding="utf-8"))
+        for kind in ("box", "scenario")
+    }
+    registry = Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in schemas.values()
+    )
+    return {kind: Draft202012Validator(schema, registry=registry) for kind, schema in schemas.items()}
+
+
+def schema_path(kind: str) -> Path:
+    """The JSON Schema file of a "box" or a "scenario" file."""
+    return data_dir("boxes") / "schema" / f"{kind}.schema.json"
+
+
+def _schema(kind: str) -> dict:
+    return _validators(data_dir("boxes") / "schema")[kind].schema
+
+
+def _schema_problems(doc: Document, kind: str, validator=None) -> list[Diagnostic]:
+    """Every schema error of a document, in words, each at its position."""
+    validator = validator or _validators(data_dir("boxes") / "schema")[kind]
+    found: dict[tuple, Diagnostic] = {}
+    for error in validator.iter_errors(doc.data):
+        for key, diagnostic in _translate(doc, error):
+            found.setdefault(key, diagnostic)
+        if len(found) >= 200:  # enough to fix; a file of thousands of bad keys must not take hours
+            break
+    return sorted(found.values(), key=lambda d: (d.span.line, d.span.column, d.message))[:200]
+
+
+_TYPE_NAMES = {
+    "object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+    "number": "a number", "boolean": "true or false", "null": "null",
+}
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _prefix(path: tuple) -> str:
+    return f"{format_path(path)}: " if path else ""
+
+
+def _did_you_mean(name: Any, candidates: Iterable[str]) -> str:
+    if not isinstance(name, str):
+        return ""
+    guess = suggest(name, [c for c in candidates if c != name])
+    return f" (did you mean {guess!r}?)" if guess else ""
+
+
+def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
+    """One jsonschema error -> diagnostics keyed for de-duplication."""
+    path = tuple(error.absolute_path)
+    where = _prefix(path)
+    kind = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    instance = error.instance
+
+    if kind == "additionalProperties" and error.validator_value is False and isinstance(instance, dict):
+        allowed = list(schema.get("properties", {}))
+        out = []
+        for key in instance:
+            if key in allowed:
+                continue
+            message = f"{where}{key!r} is not a known key{_did_you_mean(key, allowed)}"
+            hint = "known keys here: " + ", ".join(allowed)
+            out.append(((path, "key", key),
+                        doc.diagnostic(path + (key,), message, D_UNKNOWN_KEY, key=True, hint=hint)))
+        return out
+    if kind == "required" and isinstance(instance, dict):
+        out = []
+        for key in error.validator_value:
+            if key not in instance:
+                out.append(((path, "required", key),
+                            doc.diagnostic(path, f"{where}missing required key {key!r}", D_MISSING_KEY)))
+        return out
+    if kind == "type":
+        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        if not path and instance is None:
+            message = f"the file is empty: expected {names} of keys"
+        else:
+            message = f"{where}expected {names}, got {_describe(instance)}"
+        return [((path, "type"), doc.diagnostic(path, message, D_WRONG_TYPE))]
+    if kind in ("enum", "const"):
+        allowed = error.validator_value if kind == "enum" else [error.validator_value]
+        listed = ", ".join(repr(a) for a in allowed)
+        message = f"{where}{instance!r} is not one of {listed}"
+        message += _did_you_mean(instance, [a for a in allowed if isinstance(a, str)])
+        return [((path, kind), doc.diagnostic(path, message, D_BAD_VALUE))]
+    if kind == "pattern":
+        if "propertyNames" in error.schema_path:
+            message = f"{where}{instance!r} is not allowed as a key here (expected a number)"
+            return [((path, "name", instance), doc.diagnostic(path + (instance,), message, D_BAD_VALUE, key=True))]
+        described = schema.get("description")
+        message = f"{where}{instance!r} does not have the expected form"
+        if described:
+            message += f" ({described})"
+        return [((path, "pattern"), doc.diagnostic(path, message, D_BAD_VALUE))]
+    if kind == "minimum":
+        return [((path, kind), doc.diagnostic(
+            path, f"{where}{instance} is less than the minimum, {error.validator_value}", D_BAD_VALUE))]
+    if kind == "maximum":
+        return [((path, kind), doc.diagnostic(
+            path, f"{where}{instance} is more than the maximum, {error.validator_value}", D_BAD_VALUE))]
+    if kind == "minLength":
+        return [((path, kind), doc.diagnostic(path, f"{where}must not be empty", D_BAD_VALUE))]
+    if kind == "maxLength":
+        return [((path, kind), doc.diagnostic(
+            path, f"{where}is longer than {error.validator_value} characters", D_BAD_VALUE))]
+    if kind == "minItems":
+        return [((path, kind), doc.diagnostic(
+            path, f"{where}needs at least {error.validator_value} item(s), got {len(instance)}", D_BAD_VALUE))]
+    if kind == "maxItems":
+        return [((path, kind), doc.diagnostic(
+            path, f"{where}allows at most {error.validator_value} item(s), got {len(instance)}", D_BAD_VALUE))]
+    if kind == "uniqueItems":
+        return [((path, kind), doc.diagnostic(path, f"{where}lists the same item more than once", D_BAD_VALUE))]
+    return [((path, kind, error.message), doc.diagnostic(path, f"{where}{error.message}", D_SCHEMA))]
+
+
+# --- cards --------------------------------------------------------------------
+
+def card_label(faction: str, value: int | None) -> str:
+    """How a card is shown: "<Faction> <value>", or just the Faction for a valueless card."""
+    return faction if value is None else f"{faction} {value}"
+
+
+def promo_card(promo: PromoDef) -> CardSpec:
+    """The card that stands in for the replaced card when a promo is used."""
+    label = promo.label or f"{card_label(promo.faction, promo.replaces_value)} ({promo.name})"
+    return CardSpec(promo.faction, promo.replaces_value, promo.survivors, str(promo.power_file), label)
+
+
+def _expand_values(spec: Any) -> list[int] | str:
+    """A 'values' entry -> the list of values, or a message saying what is wrong."""
+    if isinstance(spec, bool):
+        return "expected a range like \"1-13\", a number or a list of numbers"
+    if isinstance(spec, int):
+        values = [spec]
+    elif isinstance(spec, list):
+        values = list(spec)
+    else:
+        match = _RANGE.match(str(spec))
+        if not match:
+            return f"{spec!r} is not a range like \"1-13\""
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) is not None else low
+        if high < low:
+            return f"the range {spec!r} goes downwards; write it as \"{high}-{low}\""
+        if high > MAX_CARD_VALUE:
+            return f"the range {spec!r} goes above the largest card value, {MAX_CARD_VALUE}"
+        values = list(range(low, high + 1))
+    return values
+
+
+def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, path: tuple,
+                 sink: DiagnosticSink, file: str) -> tuple[CardSpec, ...]:
+    cards: list[CardSpec] = []
+    for index, group in enumerate(groups):
+        here = path + (index,)
+        where = _prefix(here)
+        span = doc.span(here) if doc else Span(file, 1, 1)
+        has_values, has_value = "values" in group, "value" in group
+        if has_values == has_value:
+            which = "both" if has_values else "neither"
+            sink.error(span, f"{where}give either 'values' (one card per value) or 'value' "
+                             f"(one value, repeated 'count' times); this group has {which}", D_CARDS)
+            continue
+        if has_values and "count" in group:
+            sink.error(doc.span(here + ("count",), key=True) if doc else span,
+                       f"{where}'count' goes with 'value', not with 'values'", D_CARDS)
+            continue
+        if has_values:
+            values = _expand_values(group["values"])
+            if isinstance(values, str):
+                sink.error(doc.span(here + ("values",)) if doc else span, f"{where}{values}", D_CARDS)
+                continue
+        else:
+            values = [group["value"]] * group.get("count", 1)
+        for value in values[: MAX_CARDS_PER_FACTION + 1 - len(cards)]:
+            cards.append(CardSpec(faction, value, group["survivors"], None, card_label(faction, value)))
+        if len(cards) > MAX_CARDS_PER_FACTION:
+            break
+    if len(cards) > MAX_CARDS_PER_FACTION:
+        sink.error(doc.span(path) if doc else Span(file, 1, 1),
+                   f"{_prefix(path)}more than {MAX_CARDS_PER_FACTION} cards, the limit for one faction",
+                   D_CARDS)
+    return tuple(cards)
+
+
+POWERS_PATH_VARIABLE = "HAPPYDAYZ_POWERS"  # extra folders for power files, set by --powers
+
+
+def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
+                what: str) -> Path:
+    target, found = base / relative, False
+    # Next to the file that names it first, then in the folders of --powers (HAPPYDAYZ_POWERS).
+    searched = [base] + [Path(d) for d in os.environ.get(POWERS_PATH_VARIABLE, "").split(os.pathsep) if d]
+    for folder in searched:
+        try:
+            candidate = (folder / relative).resolve()
+            if candidate.is_file():
+                target, found = candidate, True
+                break
+        except (OSError, ValueError):  # a name too long, a NUL character...
+            continue
+    if not found:
+        target = (base / relative)
+        sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what} not found "
+                                   f"(looked for {target})", D_POWER_FILE)
+    return target
+
+
+# --- one box --------------------------------------------------------------
+
+@dataclass
+class _Parsed:
+    """A box built from its file, with what is needed to check its references later."""
+
+    box: Box
+    doc: Document
+    promo_paths: list[tuple] = field(default_factory=list)
+
+
+def switches(entry: dict, properties: dict) -> dict[str, bool]:
+    """The on/off options a YAML entry sets, by option name.
+
+    A key sets the option of its own name, or the one its schema property
+    names with "x-sets" (so a box can give an option its players' word for it).
+    """
+    out = {}
+    for key, value in entry.items():
+        if isinstance(value, bool) and key in properties:
+            out[properties[key].get("x-sets", key)] = value
+    return out
+
+
+def _switches(entry: dict, kind: str = "scenario") -> dict[str, bool]:
+    props = _schema("box")["$defs"]["scenario"]["properties"] if kind == "box" else _schema("scenario")["properties"]
+    known = {f.name for f in fields(Scenario) if f.type == "bool"}
+    return {k: v for k, v in switches(entry, props).items() if k in known}
+
+
+def _entry_name(entry: Any) -> tuple[str, str, tuple]:
+    """A faction entry -> (name, variant, path suffix of the name node)."""
+    if isinstance(entry, str):
+        return entry, "basic", ()
+    return entry["faction"], entry.get("variant", "basic"), ("faction",)
+
+
+def _parse_box(path: str | os.PathLike, sink: DiagnosticSink) -> _Parsed | None:
+    """Read, validate and build one box; problems go to `sink`.
+
+    None if the file cannot be read or breaks the schema; otherwise the box is
+    built even when a check failed, so that its references can still be checked.
+    """
+    try:
+        doc = load_yaml(path)
+    except DataProblem as problem:
+        for diagnostic in problem.diagnostics:
+            sink.add(diagnostic)
+        return None
+    schema_problems = _schema_problems(doc, "box")
+    if schema_problems:
+        for diagnostic in schema_problems:
+            sink.add(diagnostic)
+        return None
+
+    data = doc.data
+    source = Path(path).resolve()
+    box_id = data["id"]
+    powers_base = (source.parent / data["powers_dir"]) if "powers_dir" in data else data_dir("powers")
+
+    # the deal table: one entry for each number of players
+    deal: dict[int, int] = {}
+    for key, count in data["deal"].items():
+        players = int(key)
+        if players not in PLAYER_COUNTS:
+            sink.error(doc.span(("deal", key), key=True),
+                       f"deal: {players} players is not a possible game (2 to 5 players)", D_DEAL)
+        deal[players] = count
+    missing = [p for p in PLAYER_COUNTS if p not in deal]
+    if missing:
+        sink.error(doc.span(("deal",)), "deal: no entry for " + ", ".join(f"{p}" for p in missing)
+                   + " players", D_DEAL)
+
+    # factions
+    names_seen: dict[str, tuple] = {}
+
+    def claim(name: str, where: tuple) -> bool:
+        if name in names_seen:
+            first = names_seen[name]
+            sink.error(doc.span(where), f"{format_path(where)}: the name {name!r} is already used "
+                                        f"at {format_path(first)}", D_DUPLICATE_NAME)
+            return False
+        names_seen[name] = where
+        return True
+
+    always = tuple(data["always"])
+    factions: dict[str, FactionDef] = {}
+    for index, entry in enumerate(data["factions"]):
+        here = ("factions", index)
+        name = entry["name"]
+        if not claim(name, here + ("name",)):
+            continue
+        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file)
+        factions[name] = FactionDef(name, power, cards, box_id, name in always)
+    for index, name in enumerate(always):
+        if name not in factions:
+            sink.error(doc.span(("always", index)),
+                       f"always[{index}]: {name!r} is not a faction of this box"
+                       f"{_did_you_mean(name, factions)}", D_UNKNOWN_FACTION)
+
+    added: dict[str, AddedPowerDef] = {}
+    for index, entry in enumerate(data.get("added_powers", ())):
+        here = ("added_powers", index)
+        name = entry["name"]
+        if not claim(name, here + ("name",)):
+            continue
+        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        added[name] = AddedPowerDef(name, power, box_id)
+
+    promos: list[PromoDef] = []
+    promo_paths: list[tuple] = []
+    for index, entry in enumerate(data.get("promos", ())):
+        here = ("promos", index)
+        name = entry["name"]
+        if not claim(name, here + ("name",)):
+            continue
+        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        promos.append(PromoDef(name, entry["faction"], entry["replaces"], entry["survivors"], power, box_id,
+                               entry.get("label", "")))
+        promo_paths.append(here)
+
+    scenarios: list[Scenario] = []
+    ids_seen: dict[int, int] = {}
+    for index, entry in enumerate(data.get("scenarios", ())):
+        here = ("scenarios", index)
+        number = entry["id"]
+        if number in ids_seen:
+            sink.error(doc.span(here + ("id",)), f"{format_path(here)}: scenario id {number} is already used "
+                                                 f"by scenarios[{ids_seen[number]}]", D_DUPLICATE_ID)
+            continue
+        ids_seen[number] = index
+        choices = tuple(FactionChoice(*_entry_name(item)[:2]) for item in entry["factions"])
+        players = entry.get("players")
+        if players is not None and players not in deal:
+            sink.error(doc.span(here + ("players",)),
+                       f"{format_path(here)}.players: the deal table has no entry for {players} players", D_PLAYERS)
+        scenarios.append(Scenario(
+            id=f"{box_id}/{number}", title=entry["title"], box=box_id, factions=choices,
+            added=tuple(entry.get("added", ())), players=players,
+            source=source, **_switches(entry, "box"),
+        ))
+
+    box = Box(
+        id=box_id, title=data["title"], source=source,
+        starting_population=data["starting_population"], deal=dict(sorted(deal.items())),
+        campaign_rounds=data["campaign_rounds"], transfer_cards=data["transfer_cards"],
+        always=always, factions=factions, added_powers=added, promos=tuple(promos),
+        scenarios=tuple(scenarios),
+    )
+    return _Parsed(box, doc, promo_paths)
+
+
+def _check_choices(doc: Document, path: tuple, entries: list, local: dict[str, FactionDef],
+                   universe: dict[str, FactionDef], scope: str, sink: DiagnosticSink,
+                   hint_if_elsewhere: str | None = None) -> None:
+    """Faction entries of one scenario: known, not always in play, not repeated."""
+    seen: dict[str, int] = {}
+    choosable = [n for n, f in local.items() if not f.always]
+    for index, entry in enumerate(entries):
+        here = path + (index,)
+        name, _variant, suffix = _entry_name(entry)
+        if name not in local:
+            hint = hint_if_elsewhere if hint_if_elsewhere and name in universe else None
+            sink.error(doc.span(here + suffix),
+                       f"{format_path(here)}: {name!r} is not a faction of {scope}{_did_you_mean(name, choosable)}",
+                       D_UNKNOWN_FACTION, hint)
+            continue
+        if local[name].always:
+            sink.error(doc.span(here + suffix),
+                       f"{format_path(here)}: {name!r} is always in play; list only the other factions",
+                       D_ALWAYS_LISTED)
+            continue
+        if name in seen:
+            sink.error(doc.span(here + suffix),
+                       f"{format_path(here)}: {name!r} is listed twice (also at "
+                       f"{format_path(path + (seen[name],))})", D_DUPLICATE_CHOICE)
+            continue
+        seen[name] = index
+
+
+def _check_added(doc: Document, path: tuple, names: list, local: dict[str, AddedPowerDef], scope: str,
+                 sink: DiagnosticSink) -> None:
+    for index, name in enumerate(names):
+        if name not in local:
+            sink.error(doc.span(path + (index,)),
+                       f"{format_path(path + (index,))}: {name!r} is not an added power of {scope}"
+                       f"{_did_you_mean(name, local)}", D_UNKNOWN_ADDED)
+
+
+def _universe(boxes: Iterable[Box]) -> tuple[dict[str, FactionDef], dict[str, AddedPowerDef]]:
+    """Every Faction and added power of `boxes`; the first definition of a name wins."""
+    factions: dict[str, FactionDef] = {}
+    added: dict[str, AddedPowerDef] = {}
+    for box in boxes:
+        for name, faction in box.factions.items():
+            factions.setdefault(name, faction)
+        for name, power in box.added_powers.items():
+            added.setdefault(name, power)
+    return factions, added
+
+
+def _check_references(parsed: _Parsed, boxes: list[Box], sink: DiagnosticSink) -> None:
+    """Scenario and promo references of one box, against itself and every box loaded with it."""
+    box, doc = parsed.box, parsed.doc
+    # the box itself comes first, so its own definitions win
+    factions, added = _universe([box] + [b for b in boxes if b is not box])
+    for index, entry in enumerate(doc.data.get("scenarios", ())):
+        here = ("scenarios", index)
+        mixed = bool(entry.get("mixed", False))
+        if mixed:
+            local_f, local_a, scope = factions, added, "any loaded box"
+        else:
+            local_f, local_a, scope = box.factions, box.added_powers, "this box"
+        _check_choices(doc, here + ("factions",), entry["factions"], local_f, factions, scope, sink,
+                       hint_if_elsewhere="it belongs to another box: add 'mixed: true' to this scenario")
+        _check_added(doc, here + ("added",), entry.get("added", ()), local_a, scope, sink)
+    for promo, here in zip(box.promos, parsed.promo_paths):
+        faction = factions.get(promo.faction)
+        if faction is None:
+            sink.error(doc.span(here + ("faction",)),
+                       f"{format_path(here)}.faction: {promo.faction!r} is not a faction of any loaded box"
+                       f"{_did_you_mean(promo.faction, factions)}", D_UNKNOWN_FACTION)
+        elif promo.replaces_value not in {c.value for c in faction.cards}:
+            sink.error(doc.span(here + ("replaces",)),
+                       f"{format_path(here)}.replaces: {promo.faction!r} has no card of value "
+                       f"{promo.replaces_value}", D_PROMO_VALUE)
+
+
+def _raise_if_errors(sink: DiagnosticSink) -> None:
+    if sink.errors:
+        order = {name: i for i, name in enumerate(dict.fromkeys(d.span.file for d in sink.items))}
+        raise DataProblem(sorted(sink.items, key=lambda d: (order[d.span.file], d.span.line, d.span.column)))
+
+
+def _bundled_box_files() -> list[Path]:
+    return sorted(data_dir("boxes").glob("*.yaml"))
+
+
+def _expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    found: list[Path] = []
+    for item in paths:
+        item = Path(item)
+        if item.is_dir():
+            found.extend(sorted(item.glob("*.yaml")))
+        else:
+            found.append(item)
+    return found
+
+
+def load_box(path: str | os.PathLike, others: Iterable[Box] | None = None) -> Box:
+    """Load one box file.
+
+    Scenarios marked `mixed` may use Factions and added powers of `others`;
+    when `others` is None, of the bundled boxes. Raises DataProblem.
+    """
+    sink = DiagnosticSink()
+    parsed = _parse_box(path, sink)
+    if parsed is None:
+        _raise_if_errors(sink)
+        raise DataProblem(Diagnostic(Span(str(path), 1, 1), "the box file cannot be loaded", D_INTERNAL))
+    if others is None:
+        others = []
+        me = parsed.box.source
+        for candidate in _bundled_box_files():
+            if candidate.resolve() == me:
+                continue
+            other = _parse_box(candidate, DiagnosticSink())
+            if other is not None and other.box.id != parsed.box.id:
+                others.append(other.box)
+    _check_references(parsed, [parsed.box, *others], sink)
+    _raise_if_errors(sink)
+    return parsed.box
+
+
+def load_library(extra_paths: Iterable[str | os.PathLike] = ()) -> Library:
+    """Every bundled box, plus the box files (or directories of them) in `extra_paths`."""
+    sink = DiagnosticSink()
+    parsed: list[_Parsed] = []
+    seen_files: set[Path] = set()
+    ids: dict[str, _Parsed] = {}
+    for path in _bundled_box_files() + _expand_paths(extra_paths):
+        if path.resolve() in seen_files:
+            continue
+        seen_files.add(path.resolve())
+        one = _parse_box(path, sink)
+        if one is None:
+            continue
+        if one.box.id in ids:
+            sink.error(one.doc.span(("id",)), f"id: the box id {one.box.id!r} is already used by "
+                                              f"{ids[one.box.id].doc.file}", D_DUPLICATE_ID)
+            continue
+        ids[one.box.id] = one
+        parsed.append(one)
+    boxes = [p.box for p in parsed]
+    for one in parsed:
+        _check_references(one, boxes, sink)
+    _raise_if_errors(sink)
+    return Library({b.id: b for b in boxes})
+
+
+# --- user scenarios -------------------------------------------------------
+
+def load_scenario_file(path: str | os.PathLike, library: Library) -> tuple[Scenario, Library]:
+    """Load a user's scenario file against `library`.
+
+    Returns the scenario and the library extended with the scenario's own
+    Factions (in `extra_factions`). Raises DataProblem.
+    """
+    doc = load_yaml(path)
+    schema_problems = _schema_problems(doc, "scenario")
+    if schema_problems:
+        raise DataProblem(schema_problems)
+    sink = DiagnosticSink()
+    data = doc.data
+    source = Path(path).resolve()
+    scenario_id = str(path)
+
+    box = library.boxes.get(data["box"])
+    if box is None:
+        known = sorted(library.boxes)
+        sink.error(doc.span(("box",)), f"box: {data['box']!r} is not a loaded box"
+                                       f"{_did_you_mean(data['box'], known)}",
+                   D_UNKNOWN_BOX, "loaded boxes: " + ", ".join(known))
+
+    box_factions: dict[str, FactionDef] = {}
+    for one in library.boxes.values():
+        for name, faction in one.factions.items():
+            box_factions.setdefault(name, faction)
+    if box is not None:
+        box_factions.update(box.factions)  # the chosen box's own definitions win
+
+    custom: dict[str, FactionDef] = {}
+    for index, entry in enumerate(data.get("custom_factions", ())):
+        here = ("custom_factions", index)
+        name = entry["name"]
+        if name in box_factions:
+            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is already a faction "
+                                                   f"of box {box_factions[name].box!r}; choose another name",
+                       D_DUPLICATE_NAME)
+            continue
+        if name in custom:
+            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is defined twice",
+                       D_DUPLICATE_NAME)
+            continue
+        power = _power_file(source.parent, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        if "cards" in entry:
+            cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file)
+        else:
+            cards = _build_cards(name, DEFAULT_CUSTOM_CARDS, None, here, sink, doc.file)
+        custom[name] = FactionDef(name, power, cards, scenario_id, False)
+
+    universe = {**box_factions, **library.extra_factions, **custom}
+    _check_choices(doc, ("factions",), data["factions"], universe, universe, "any loaded box", sink)
+    _check_added(doc, ("added",), data.get("added", ()), library.all_added_powers(), "any loaded box", sink)
+
+    players = data.get("players")
+    if players is not None and box is not None and players not in box.deal:
+        sink.error(doc.span(("players",)), f"players: box {box.id!r} has no deal for {players} players",
+                   D_PLAYERS)
+    _raise_if_errors(sink)
+
+    scenario = Scenario(
+        id=scenario_id,
+        title=data.get("title", source.stem),
+        box=data["box"],
+        factions=tuple(FactionChoice(*_entry_name(item)[:2]) for item in data["factions"]),
+        added=tuple(data.get("added", ())),
+        players=players,
+        source=source,
+        **_switches(data),
+    )
+    extended = Library(boxes=library.boxes, extra_factions={**library.extra_factions, **custom})
+    return scenario, extended
+
+
+def resolve_scenario(id_or_path: str | os.PathLike, library: Library) -> tuple[Scenario, Library]:
+    """A scenario by id ("<box id>/<n>") or by the path of a scenario file."""
+    text = str(id_or_path)
+    by_id = {s.id: s for s in library.scenarios()}
+    if text in by_id:
+        return by_id[text], library
+    if isinstance(id_or_path, Path) or text.lower().endswith((".yaml", ".yml")) or Path(text).is_file():
+        return load_scenario_file(id_or_path, library)
+    known = list(by_id)
+    message = f"unknown scenario {text!r}{_did_you_mean(text, known)}; known scenarios: " + ", ".join(known)
+    raise DataProblem(Diagnostic(Span("<scenario>", 1, 1), message, D_UNKNOWN_SCENARIO,
+                                 hint="give a scenario id or the path of a scenario .yaml file"))
+
+
+# --- checking a file --------------------------------------------------------
+
+def detect_kind(data: Any) -> str:
+    """"box" or "scenario": which kind of file this data most looks like."""
+    if not isinstance(data, dict):
+        return "scenario"
+    if "box" in data:
+        return "scenario"
+    box_keys = set(_schema("box")["properties"])
+    scenario_keys = set(_schema("scenario")["properties"])
+    box_score = len(set(data) & (box_keys - scenario_keys))
+    scenario_score = len(set(data) & (scenario_keys - box_keys))
+    return "box" if box_score > scenario_score else "scenario"
+
+
+def check_data_file(path: str | os.PathLike, library: Library | None = None) -> list[Diagnostic]:
+    """Every problem of a box or scenario file; [] when it is fine. Never raises for bad input."""
+    try:
+        doc = load_yaml(path)
+        if detect_kind(doc.data) == "box":
+            load_box(path)
+        else:
+            load_scenario_file(path, library if library is not None else load_library())
+    except HappyError as problem:
+        return list(problem.diagnostics)
+    except RecursionError:
+        return [Diagnostic(Span(str(path), 1, 1), "the data is nested too deeply", D_INTERNAL)]
+    return []
+
+
+__all__ = [
+    "load_box", "load_library", "load_scenario_file", "resolve_scenario", "check_data_file",
+    "detect_kind", "promo_card", "card_label", "schema_path",
+]

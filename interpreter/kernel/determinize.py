@@ -1,0 +1,315 @@
+"""Determinization: one full game state consistent with what a Community sees.
+
+A bot that searches (ismcts.py) cannot look at the real Game: it only gets the
+observation of its own Community (`Game.observe(seat)`). To try moves it
+samples *determinizations*: complete games that agree with everything the
+observer sees — its own hand, every Transfer zone, the trick on the table, the
+Encounter card, the cards known in the Expedition zones, every zone's size,
+the populations — and deal the cards it cannot see (the other hands, the
+Expedition cards not known to be there, the Reserve, the discard pile) at
+random among the hidden places, each place keeping its size.
+
+`sample_state(setup, observation, rng)` builds such a Game, puts it at the
+same decision as the observation's (a Transfer pass, a lead or a follow) and
+returns it. Nothing but the static setup and the observation is read.
+
+What everyone saw earlier in the round is honoured too: the cards known to
+lie in each Expedition zone stay there, and a Community known to lack a
+Faction (the observation's `voids`; or in the trick on the table, it played a
+card neither of the Faction led nor always playable) is dealt none. The
+caller may pass more voids it has inferred (`voids={seat: {faction, ...}}`).
+A void that cannot be honoured (too few cards left to fill the hand) is
+dropped rather than failing.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Iterable, Mapping
+
+from happydayz.kernel.game import Decision, Game, Trick
+from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.tables import round_deck
+
+#: Decision kinds at which a determinization can be built from an observation.
+#: A choice inside a power (choose/ask) needs the state of the running power,
+#: which the observation does not show.
+SUPPORTED_KINDS = ("transfer", "lead", "follow")
+
+# Game attributes that sample_state always sets itself (everything else that
+# is mutable is deep-copied from the blank game).
+_OWN_ATTRIBUTES = {
+    "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
+    "named_lead", "trick", "carried", "transfer_picks", "frames", "decision", "history",
+    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "seen", "voids",
+    "_in_force",
+}
+
+
+class DeterminizeError(ValueError):
+    """The observation cannot be turned into a game state (an unsupported decision, or an inconsistency)."""
+
+
+# --------------------------------------------------------------- what is seen
+def in_play_cards(setup: GameSetup, observation: Mapping) -> list[int]:
+    """The card ids of this round's deck, from the Factions in play the observation lists.
+
+    The kernel's own rule (`game.round_deck`: each Faction's cards, with the
+    promo swaps when they are on).
+    """
+    factions = tuple(observation.get("always", setup.always)) + tuple(f["faction"] for f in observation["factions"])
+    return sorted(round_deck(setup, factions))
+
+
+def _faction_rules(setup: GameSetup, observation: Mapping, faction: str):
+    variant = "basic"
+    for f in observation["factions"]:
+        if f["faction"] == faction:
+            variant = f["variant"]
+    return setup.rules(faction, variant)
+
+
+def _rules(setup: GameSetup, observation: Mapping, card: int):
+    return _faction_rules(setup, observation, setup.cards[card].faction)
+
+
+def known_cards(observation: Mapping) -> set[int]:
+    """Every card id the observer sees (its hand, Transfer zones, face-up cards, Encounter, table)."""
+    seen = {c["id"] for c in observation["hand"]}
+    for zone in observation["transfer"]:
+        seen.update(c["id"] for c in zone)
+    for seat in range(len(observation["expedition_face_up"])):
+        seen.update(expedition_seen(observation, seat))
+    if observation.get("encounter"):
+        seen.add(observation["encounter"]["id"])
+    if observation.get("trick"):
+        seen.update(p["id"] for p in observation["trick"]["plays"])
+    return seen
+
+
+def expedition_seen(observation: Mapping, seat: int) -> list[int]:
+    """The cards known to lie in a Community's Expedition zone: its face-up ones and those everyone saw go there."""
+    known = observation.get("expedition_known")  # absent from observations made before it existed
+    ids = [c["id"] for c in known[seat]] if known else []
+    # the known ones first, in their order: a sampled game then knows them in the same order
+    ids += [c["id"] for c in observation["expedition_face_up"][seat]]
+    return list(dict.fromkeys(ids))
+
+
+def hidden_cards(setup: GameSetup, observation: Mapping) -> list[int]:
+    """The cards of the round the observer cannot see, in id order."""
+    seen = known_cards(observation)
+    return [c for c in in_play_cards(setup, observation) if c not in seen]
+
+
+def trick_voids(setup: GameSetup, observation: Mapping) -> dict[int, set[str]]:
+    """Voids shown by the trick on the table: seat -> Factions it cannot hold in its hand."""
+    trick = observation.get("trick")
+    voids: dict[int, set[str]] = {}
+    if not trick or not trick.get("led"):
+        return voids
+    led = trick["led"]
+    plays = trick["plays"]
+    cards = setup.cards
+    # Where was the Faction led set? If the first card that could set it is of
+    # another Faction, the Faction was named before the lead and every play counts.
+    start = 0
+    for i, p in enumerate(plays):
+        if not _rules(setup, observation, p["id"]).never_leads:
+            start = i if cards[p["id"]].faction == led else 0
+            break
+    for p in plays[start:]:
+        card = p["id"]
+        if cards[card].faction != led and not _rules(setup, observation, card).always_playable:
+            voids.setdefault(p["seat"], set()).add(led)
+    return voids
+
+
+# ------------------------------------------------------------------ sampling
+def _fill(places: list[tuple[str, int, frozenset]], pool: list[int], cards) -> dict[str, list[int]]:
+    """Deal the shuffled pool into places (name, size, forbidden Factions); constrained places first."""
+    out: dict[str, list[int]] = {}
+    remaining = list(pool)
+    constrained = sorted((p for p in places if p[2]), key=lambda p: -len(p[2]))
+    for name, size, forbidden in constrained:
+        allowed = [c for c in remaining if cards[c].faction not in forbidden]
+        if len(allowed) < size:  # an inconsistent void: drop it
+            continue
+        taken = allowed[:size]
+        gone = set(taken)
+        remaining = [c for c in remaining if c not in gone]
+        out[name] = taken
+    for name, size, _ in places:
+        if name in out:
+            continue
+        out[name], remaining = remaining[:size], remaining[size:]
+    if remaining:
+        out["discard"] = out.get("discard", []) + remaining
+    return out
+
+
+def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, template_game: Game | None = None,
+                 decision: Decision | None = None, voids: Mapping[int, Iterable[str]] | None = None,
+                 use_voids: bool = True, quiet: bool = False) -> Game:
+    """A full Game consistent with one Community's observation, at the same decision.
+
+    `decision` (the decision the observer is answering) is needed at a Transfer
+    pass (to know which card it already picked) and lets the result be checked;
+    without it the phase is read from the observation (a trick with no play:
+    a lead; a trick in progress: a follow). `template_game`, a Game of the same
+    setup, is used as a blank to clone instead of dealing a new Game (faster);
+    nothing hidden is read from it. `quiet` turns the new game's event log off
+    (for fast playouts). Raises DeterminizeError for a decision kind outside
+    SUPPORTED_KINDS.
+    """
+    me = observation["seat"]
+    n = observation["players"]
+    trick_obs = observation.get("trick")
+    kind = decision.kind if decision is not None else ("transfer" if trick_obs is None else
+                                                       ("lead" if not trick_obs["plays"] else "follow"))
+    if kind not in SUPPORTED_KINDS:
+        raise DeterminizeError(f"cannot determinize at a '{kind}' decision (only {', '.join(SUPPORTED_KINDS)})")
+    cards = setup.cards
+
+    # --- the places the hidden cards go to, with their sizes
+    forbidden: dict[int, set[str]] = {}
+    if use_voids:
+        for seat, fs in trick_voids(setup, observation).items():
+            forbidden.setdefault(seat, set()).update(fs)
+        for seat, fs in enumerate(observation.get("voids", ())):
+            forbidden.setdefault(seat, set()).update(fs)
+        for seat, fs in (voids or {}).items():
+            forbidden.setdefault(int(seat), set()).update(fs)
+    places: list[tuple[str, int, frozenset]] = []
+    for seat in range(n):
+        if seat != me:
+            places.append((f"hand:{seat}", observation["hand_sizes"][seat], frozenset(forbidden.get(seat, ()))))
+    # A card that lies face up in an Expedition zone would be seen there: the
+    # hidden cards of those Factions are elsewhere (a hand, the Reserve, the discard).
+    face_up = frozenset(f for f in list(observation.get("always", setup.always)) +
+                        [x["faction"] for x in observation["factions"]] if _faction_rules(setup, observation, f).face_up)
+    for seat in range(n):
+        face_down = observation["expedition_sizes"][seat] - len(expedition_seen(observation, seat))
+        places.append((f"expedition:{seat}", face_down, face_up))
+    places.append(("reserve", observation["reserve_size"], frozenset()))
+    pool = hidden_cards(setup, observation)
+    needed = sum(size for _, size, _ in places)
+    if needed > len(pool):
+        raise DeterminizeError(f"the observation hides {needed} cards but only {len(pool)} are unseen")
+    rng.shuffle(pool)
+    dealt = _fill(places, pool, cards)
+
+    # --- the blank game
+    if template_game is None:
+        game = Game(setup, rng.getrandbits(32))
+    else:
+        game = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(template_game, name)
+            if name in _OWN_ATTRIBUTES or name in ("setup", "cards"):
+                setattr(game, name, value)
+            elif isinstance(value, (list, dict, set)):
+                setattr(game, name, copy.deepcopy(value))
+            else:
+                setattr(game, name, value)
+
+    # --- zones
+    zones: dict[str, list[int]] = {"out": [], "reserve": [], "discard": [], "table": [], "encounter": []}
+    for seat in range(n):
+        for z in ("hand", "transfer", "expedition"):
+            zones[f"{z}:{seat}"] = []
+    zones[f"hand:{me}"] = [c["id"] for c in observation["hand"]]
+    for seat in range(n):
+        zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
+        zones[f"expedition:{seat}"] = expedition_seen(observation, seat)
+    if observation.get("encounter"):
+        zones["encounter"] = [observation["encounter"]["id"]]
+    if trick_obs:
+        zones["table"] = [p["id"] for p in trick_obs["plays"]]
+    for name, ids in dealt.items():
+        zones[name] = zones.get(name, []) + list(ids)
+    loc = ["out"] * len(cards)
+    for name, ids in zones.items():
+        for c in ids:
+            loc[c] = name
+    zones["out"] = [c for c in range(len(cards)) if loc[c] == "out"]
+
+    game.zones = zones
+    game.loc = loc
+    game.rng = random.Random(rng.getrandbits(64))
+    game.population = list(observation["populations"])
+    game.factions = [[f["faction"], f["variant"]] for f in observation["factions"]]
+    game.forget_rules()
+    game.added = list(observation["added"])
+    game.round_no = observation["round"]
+    game.round_gain = list(observation["round_gains"])
+    game.active = observation["active"]
+    game.designated = None
+    game.named_lead = None
+    game.carried = [[] for _ in range(n)]
+    game.known = [[c["id"] for c in zone] for zone in observation.get("expedition_known", [[]] * n)]
+    game.voids = [set(v) for v in observation.get("voids", [()] * n)]
+    game.frames = []
+    game.after_frames = ""
+    game.decision = None
+    game.history = [{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
+                     "expeditions": [], "factions": []} for h in observation.get("history", [])]
+    game.last_deltas = list(game.history[-1]["deltas"]) if game.history else [0] * n
+    game.log = []
+    game.record = not quiet  # a quiet game keeps no event log
+    game.answers = []
+    game.over = False
+    game.winners = []
+    game.transfer_picks = []
+    game.trick = None
+
+    if kind == "transfer":
+        _transfer_picks(game, setup, observation, decision, rng, me)
+        game.phase = "transfer"
+    else:
+        leader = trick_obs["leader"]
+        encounter = observation["encounter"]["id"] if observation.get("encounter") else None
+        plays = [(p["seat"], p["id"], bool(p.get("trump", False))) for p in trick_obs["plays"]]
+        led = trick_obs["led"]
+        named = led is not None and not any(cards[card].faction == led for _, card, _ in plays)
+        game.trick = Trick(leader, encounter, led=led, side=trick_obs["side"], plays=plays, named=named)
+        game.phase = kind
+    game._advance()
+    if decision is not None:
+        got = game.decision
+        if got is None or got.actor != decision.actor or got.kind != decision.kind or \
+                [o.value for o in got.options] != [o.value for o in decision.options]:
+            raise DeterminizeError("the sampled state does not ask the observed decision "
+                                   f"(asked {got.kind if got else None} of {got.actor if got else None})")
+    return game
+
+
+def _transfer_picks(game: Game, setup: GameSetup, observation: Mapping, decision: Decision | None,
+                    rng: random.Random, me: int) -> None:
+    """Picks already made this Transfer: the observer's own (known), the earlier seats' (sampled)."""
+    per_seat = setup.transfer_cards
+    hand = [c["id"] for c in observation["hand"]]
+    if decision is not None:
+        offered = {o.value for o in decision.options}
+        mine = [c for c in hand if c not in offered]
+    else:
+        mine = []
+    picks: list[tuple[int, int, int]] = []
+    for seat in range(me):
+        held = list(game.zones[f"hand:{seat}"])
+        targets = game._transfer_targets(seat)
+        for k in range(per_seat):
+            if held:
+                card = held.pop(rng.randrange(len(held)))
+                picks.append((seat, targets[k], card))
+            else:
+                picks.append((seat, targets[k], -1))
+    targets = game._transfer_targets(me)
+    for k, card in enumerate(mine[:per_seat]):
+        picks.append((me, targets[k], card))
+    game.transfer_picks = picks
+
+
+__all__ = ["sample_state", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids",
+           "DeterminizeError", "SUPPORTED_KINDS"]

@@ -1,0 +1,969 @@
+"""The generic trick-taking kernel.
+
+A Game holds all that changes during a game as plain data (zones, populations,
+the trick in progress, powers being run) and steps through the rules until a
+Community must decide something. Every decision — transfer, lead, follow, a
+choice inside a power, a Faction change — is a Decision with an actor and a
+list of legal options; `apply(index)` answers it. Randomness comes from one
+seeded RNG held by the game, so a seed and the list of answers replay a game
+exactly.
+
+The kernel knows no Faction. Which cards may always be played, which never
+set the Faction led, which cut a trick, which are kept face up or carried to
+the next round, and what happens when a trick is won or a round counted, all
+come from the compiled power files.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from itertools import compress
+from operator import itemgetter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from happydayz.language import vm
+from happydayz.language.compiler import Blind, VariantProgram
+from happydayz.base.errors import GameRuleError
+from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
+
+LEAD_PROMPT = "Lead a card: choose it and the side of the board"
+
+
+def _follow_prompt(trick: "Trick") -> str:
+    """A follow's prompt, kept on the trick: it is the same for every follow once the Faction led is known."""
+    trick.prompt = f"Play a card ({trick.led or 'any Faction'} led, {trick.side} side)"
+    return trick.prompt
+
+
+def _scenario_reference(scenario) -> str:
+    """How to find the scenario again: its id, or for a user's file its absolute path."""
+    if scenario.source is not None and scenario.id.lower().endswith((".yaml", ".yml")):
+        return str(scenario.source)
+    return scenario.id
+
+
+_STOP_OPTION = Option(vm.STOP, "stop choosing")
+_UNANSWERED = object()  # no choice waits for an answer (see Game._phase_powers)
+_NO_CARDS: frozenset[int] = frozenset()
+_new = object.__new__
+
+
+class Decision:
+    """A question to one Community: who answers, what kind of decision, its prompt, its legal options.
+
+    A small class with slots rather than a NamedTuple: one is made for every decision
+    of every playout, and CPython 3.11 makes, reads and frees a tuple subclass several
+    times slower. It compares by value and never changes once made. The game makes
+    its decisions with `_new(Decision)` and four stores (Game._ask), skipping the class
+    call: calling a class whose __init__ is Python code costs more than the rest of
+    making it.
+    """
+
+    __slots__ = ("actor", "kind", "prompt", "options")
+
+    def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
+        self.actor = actor
+        self.kind = kind  # transfer, lead, follow, choose, ask, faction_change, replace_power
+        self.prompt = prompt
+        self.options = options
+
+    def _fields(self) -> tuple:
+        return self.actor, self.kind, self.prompt, self.options
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Decision and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Decision(actor={!r}, kind={!r}, prompt={!r}, options={!r})".format(*self._fields())
+
+    def index_of_label(self, label: str) -> int | None:
+        wanted = label.strip().lower()
+        for i, option in enumerate(self.options):
+            if option.label.lower() == wanted:
+                return i
+        return None
+
+
+# A play is a plain tuple (seat, card, trump): four are made in every trick, and a
+# tuple subclass costs several times as much to make, read and free.
+Play = tuple[int, int, bool]
+
+
+@dataclass(slots=True)
+class Trick:
+    leader: int
+    encounter: int | None
+    led: str | None = None
+    side: str | None = None
+    plays: list[Play] = field(default_factory=list)
+    named: bool = False  # the Faction led was named before the lead
+    prompt: str | None = None  # a follow's prompt, once worked out for this Faction led and side
+
+
+# Attributes a copy shares with its original: set once per setup, never changed.
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force"})
+
+
+class Game:
+    # Slots, not a __dict__: a Game has more attributes than CPython 3.11 keeps in an
+    # instance's shared-key table (30), and past that limit its attribute reads and
+    # method calls are no longer specialized. The trick loop reads them at every play.
+    __slots__ = ("setup", "seed", "rng", "n", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys",
+                 "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
+                 "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
+                 "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
+                 "last_deltas", "seen", "voids", "_in_force")
+
+    def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True):
+        """A new game. `record=False` keeps no event log (faster; for playouts nobody reads)."""
+        self.setup = setup
+        self.seed = seed
+        self.rng = random.Random(seed)
+        n = setup.n
+        self.n = n
+        self.cards = setup.cards
+        self.tables = tables_of(setup)
+        tables = self.tables
+        self.hand_keys, self.transfer_keys, self.expedition_keys = (tables.hand_keys, tables.transfer_keys,
+                                                                    tables.expedition_keys)
+        self.record = record
+        self.zones: dict[str, list[int]] = {key: [] for key in tables.zone_names}  # filled by the first round's setup
+        self.loc: list[str] = ["out"] * len(self.cards)
+        self.population = [setup.starting_population] * n
+        self.factions: list[list[str]] = [[c.faction, c.variant] for c in setup.scenario.factions]
+        self.added: list[str] = list(setup.scenario.added)
+        self.round_no = 0
+        self.round_gain = [0] * n
+        self.tricks_played = 0
+        self.active = 0
+        self.designated: int | None = None
+        self.named_lead: str | None = None
+        self.trick: Trick | None = None
+        self.carried: list[list[int]] = [[] for _ in range(n)]
+        self.transfer_picks: list[tuple[int, int, int]] = []  # (giver, receiver, card)
+        self.frames: list[vm.Frame] = []
+        self.after_frames = ""
+        self.phase = "setup_round"
+        self.decision: Decision | None = None  # waiting for an answer; None once the game is over
+        self.history: list[dict] = []
+        self.log: list[dict] = []
+        self.answers: list[int] = []
+        self.over = False
+        self.winners: list[int] = []
+        self.last_deltas = [0] * n
+        # What every Community has seen this round (see _move_cards): each card's arrival in
+        # the zone it is in (read through `known`), and the Factions each hand is known to lack.
+        self.seen: list[bool] = [False] * len(self.cards)
+        self.voids: list[set[str]] = [set() for _ in range(n)]
+        self._in_force: InForce  # set by forget_rules
+        self.forget_rules()
+        if record:
+            self._event("game_start", seed=seed, scenario=_scenario_reference(setup.scenario),
+                        box=setup.scenario.box, players=n,
+                        factions=[list(f) for f in self.factions], added=list(self.added),
+                        options={"express": setup.options.express, "promos": setup.options.promos,
+                                 "random_powers": setup.options.random_powers,
+                                 "faction_change": setup.options.faction_change})
+        self._advance()
+
+    # ------------------------------------------------------------ public API
+    def apply(self, index: int) -> None:
+        """Answer the pending decision with the option at `index`."""
+        d = self.decision
+        if d is None:
+            raise GameRuleError("the game is over: there is no decision to answer")
+        self._answer(d, index)
+        self._advance()
+
+    def play(self, choose: Callable[[Decision], int], *, round_only: bool = False) -> None:
+        """Answer every decision with `choose(decision)` (an option's index) until the game ends.
+
+        With `round_only`, stop at the first decision after the round in progress is
+        counted. The same as calling `apply(choose(game.decision))` in a loop, in one
+        loop: a playout (a search's simulation, a benchmark's random game) spends most
+        of its time going from one decision to the next.
+        """
+        phases, answers, record = _PHASES, self.answers, self.record
+        rounds = len(self.history)
+        while True:
+            d = self.decision
+            if d is None:
+                if self.over:
+                    return
+                phases[self.phase](self)
+                continue
+            if round_only and len(self.history) != rounds:
+                return
+            index = choose(d)
+            if not record and type(index) is int and index >= 0:
+                try:
+                    value = d.options[index][0]  # the option's value ([0]: a NamedTuple's field reads slowly)
+                except IndexError:
+                    pass  # out of range: _answer raises the error
+                else:
+                    answers.append(index)  # _answer, inlined: this runs for every decision of every playout
+                    self.decision = None
+                    _ANSWERS[d.kind](self, d, value)
+                    continue
+            self._answer(d, index)  # the checks and the log
+
+    def _answer(self, d: Decision, index: int) -> None:
+        if type(index) is not int or not 0 <= index < len(d.options):
+            raise GameRuleError(f"illegal answer {index!r} to '{d.prompt}': choose 0 to {len(d.options) - 1}")
+        option = d.options[index]
+        self.answers.append(index)
+        if self.record:
+            self.log.append({"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
+                             "answer": option.label})
+        self.decision = None
+        _ANSWERS[d.kind](self, d, option.value)
+
+    def copy(self) -> "Game":
+        """An independent copy: it shares the setup and what is never changed in place, nothing else."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            if name not in _SHARED and type(value) not in _IMMUTABLE:
+                copier = _COPIERS.get(name)
+                value = copier(value) if copier else copy.deepcopy(value)
+            setattr(other, name, value)
+        return other
+
+    @property
+    def known(self) -> list[list[int]]:
+        """The cards everyone knows to lie in each Expedition zone, in the zone's order."""
+        flag, zones = self.seen.__getitem__, self.zones
+        return [list(compress(cards, map(flag, cards))) for cards in map(zones.__getitem__, self.expedition_keys)]
+
+    @known.setter
+    def known(self, known: list[list[int]]) -> None:
+        self.seen = [False] * len(self.cards)
+        for cards in known:
+            for card in cards:
+                self.seen[card] = True
+
+    def held(self, seat: int) -> tuple[int, ...]:
+        zones = self.zones
+        return (*zones[self.hand_keys[seat]], *zones[self.transfer_keys[seat]])
+
+    def zone(self, kind: str, seat: int) -> list[int]:
+        """A Community's hand, Transfer or Expedition zone."""
+        return self.zones[self.tables.zone_keys[kind][seat]]
+
+    @property
+    def reserve(self) -> list[int]:
+        return self.zones["reserve"]
+
+    def factions_in_play(self) -> tuple[str, ...]:
+        return self.setup.always + tuple(f for f, _ in self.factions)
+
+    def round_cards(self) -> list[int]:
+        """The cards of a round with the Factions now in play (promo cards in place when used)."""
+        return list(self._round_deck())
+
+    def _round_deck(self) -> tuple[int, ...]:
+        in_force = self._in_force
+        if in_force.deck is None:
+            in_force.deck = tuple(round_deck(self.setup, self.factions_in_play()))
+        return in_force.deck
+
+    def label(self, card: int) -> str:
+        return self.tables.label[card]
+
+    def variant_of(self, faction: str) -> str:
+        for f, v in self.factions:
+            if f == faction:
+                return v
+        return "basic"
+
+    def rules_of(self, card: int) -> VariantProgram:
+        known = self._in_force.rules
+        rules = known[card]
+        if rules is None:
+            faction = self.tables.faction[card]
+            rules = known[card] = self.setup.rules(faction, self.variant_of(faction))
+        return rules
+
+    def forget_rules(self) -> None:
+        """The powers in force changed: look every card's rules up again.
+
+        The per-card list is filled lazily and shared by every game of this setup with the
+        same Factions and variants (the entries depend on nothing else), so a new game or
+        a sampled state does not look them all up again.
+        """
+        key = tuple(map(tuple, self.factions))
+        memo = self.tables.in_force
+        in_force = memo.get(key)
+        if in_force is None:
+            always = frozenset(f for f in self.setup.faction_power
+                               if self.setup.rules(f, self.variant_of(f)).always_playable)
+            in_force = memo[key] = InForce(len(self.cards), always)
+        self._in_force = in_force
+
+    def _win_hook(self, faction: str) -> tuple | None:
+        """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
+        hooks = self._in_force.win_hooks
+        if faction not in hooks:
+            power = self.setup.faction_power.get(faction)
+            key = power.hook_key(self.variant_of(faction), "win") if power is not None else None
+            hooks[faction] = None if key is None else (key, power.name, key[1])
+        return hooks[faction]
+
+    # ------------------------------------------------------------- the loop
+    def _advance(self) -> None:
+        phases = _PHASES
+        for _ in range(100_000):
+            if self.decision is not None or self.over:
+                return
+            phases[self.phase](self)
+        raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
+
+    def _ask(self, actor: int, kind: str, prompt: str, options) -> None:
+        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
+        d.actor = actor
+        d.kind = kind
+        d.prompt = prompt
+        d.options = tuple(options)
+
+    def _event(self, kind: str, **data) -> None:
+        # hot paths test self.record themselves, so as not to build the event's data for nothing
+        if self.record:
+            self.log.append({"event": kind, "round": self.round_no, **data})
+
+    def _move(self, card: int, dest: str, top: bool = False) -> None:
+        zones, loc = self.zones, self.loc
+        zones[loc[card]].remove(card)
+        if top:
+            zones[dest].insert(0, card)
+        else:
+            zones[dest].append(card)
+        loc[card] = dest
+
+    def _move_cards(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str) -> None:
+        """A power's move, keeping `known` and `voids` true to what everyone saw of it.
+
+        A card a power moves is seen, unless the power picked it at random: a random
+        pick out of an Expedition zone leaves nobody sure of which known card is still
+        there. A card arriving in a hand ends what was known of that hand's voids.
+        """
+        dest = zone if owner is None else self.tables.zone_keys[zone][owner]
+        zones, loc, seen = self.zones, self.loc, self.seen
+        blind = type(cards) is Blind
+        if blind:
+            for card in cards:
+                if loc[card] in self.tables.expedition_seat:
+                    for other in zones[loc[card]]:
+                        seen[other] = False
+        for card in cards:  # all out, then all in: the order _move gives card by card
+            zones[loc[card]].remove(card)
+            loc[card] = dest
+        if position == "top":
+            zones[dest][:0] = cards
+        else:
+            zones[dest].extend(cards)
+        if zone == "expedition":
+            seen_now = not blind
+            for card in cards:
+                seen[card] = seen_now
+        elif zone != "reserve" and zone != "discard":  # into a hand or a Transfer zone
+            self.voids[owner].clear()
+        if self.record:
+            self._event("move", cards=[self.tables.label[c] for c in cards], to=dest, position=position)
+
+    def seat_label(self, seat: int) -> str:
+        return self.tables.seat[seat].label
+
+    # ---------------------------------------------------------- round setup
+    def _phase_setup_round(self) -> None:
+        self.round_no += 1
+        # Every card goes back out, then the round's deck is shuffled and dealt. The zones
+        # are rebuilt whole rather than card by card: this runs once per playout.
+        zones = self.zones
+        for cards in zones.values():
+            cards.clear()
+        in_force = self._in_force
+        carried = {c for seat in self.carried for c in seat} if any(self.carried) else None
+        deck = [c for c in self._round_deck() if c not in carried] if carried else list(self._round_deck())
+        self.rng.shuffle(deck)
+        per_seat = self.setup.deal[self.n]
+        self.loc = loc = ["out"] * len(self.cards)
+        for seat, key in enumerate(self.hand_keys):
+            hand = zones[key]
+            kept = self.carried[seat]
+            if kept:
+                hand.extend(kept)
+            take = min(per_seat - len(kept), len(deck))
+            if take > 0:
+                hand.extend(deck[:-take - 1:-1])  # dealt from the end of the deck, one card at a time
+                del deck[-take:]
+            for card in hand:
+                loc[card] = key
+        zones["reserve"].extend(deck)
+        for card in deck:
+            loc[card] = "reserve"
+        if not carried or carried.issubset(in_force.deck):  # the usual case: out are the cards not in the deck
+            if in_force.out is None:
+                in_deck = set(in_force.deck)
+                in_force.out = tuple(c for c in range(len(self.cards)) if c not in in_deck)
+            zones["out"].extend(in_force.out)
+        else:
+            zones["out"].extend([c for c, where in enumerate(loc) if where == "out"])
+        if carried:
+            self.carried = [[] for _ in range(self.n)]
+        self.seen = [False] * len(self.cards)
+        for void in self.voids:  # (a copy has its own sets: see _COPIERS)
+            void.clear()
+        self.round_gain = [0] * self.n
+        self.tricks_played = 0
+        self.designated = self.named_lead = None
+        if self.record:
+            self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
+                        reserve=[self.label(c) for c in self.reserve])
+        self.transfer_picks = []
+        self.phase = "transfer"
+
+    def _transfer_targets(self, seat: int) -> list[int]:
+        """The seats `seat` passes its Transfer cards to, in order."""
+        return [receiver for receiver, _ in self.tables.transfers[seat]]
+
+    def _phase_transfer(self) -> None:
+        picks, steps = self.transfer_picks, self.tables.transfer_steps
+        while len(picks) < len(steps):
+            seat, k, receiver, prompt = steps[len(picks)]
+            hand = self.zones[self.hand_keys[seat]]
+            if k:  # a card picked for an earlier pass is not offered again (picks are made seat by seat)
+                hand = hand[:]
+                for _, _, card in picks[-k:]:
+                    if card >= 0:
+                        hand.remove(card)
+            if hand:
+                self._ask(seat, "transfer", prompt, pick(self.tables.follow, hand))
+                return
+            picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
+        for _, receiver, card in picks:
+            if card >= 0:
+                self._move(card, self.transfer_keys[receiver])
+        if self.record:
+            self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
+        if self.round_no == 1:
+            self.active = self._first_leader()
+        self.phase = "start_trick"
+
+    def _answer_transfer(self, d: Decision, card: int) -> None:
+        seat, _, receiver, _ = self.tables.transfer_steps[len(self.transfer_picks)]
+        self.transfer_picks.append((seat, receiver, card))
+        self._phase_transfer()
+
+    def _first_leader(self) -> int:
+        """The seat whose received cards rank highest: Faction rank first, then value."""
+        lead_rank = self._in_force.lead_rank
+        if lead_rank is None:
+            order = self.factions_in_play()
+            rank: dict[str, int] = {}
+            for i, name in enumerate(order):
+                rank.setdefault(name, len(order) - i)
+            lead_rank = self._in_force.lead_rank = tuple(
+                (rank.get(faction, 0), value or 0) for faction, value in zip(self.tables.faction, self.tables.value))
+        best_seat, best_key = 0, None
+        for seat in range(self.n):
+            key = sorted(pick(lead_rank, self.zones[self.transfer_keys[seat]]), reverse=True)
+            if best_key is None or key > best_key:
+                best_seat, best_key = seat, key
+        return best_seat
+
+    # --------------------------------------------------------------- tricks
+    # The trick loop runs for every play of every playout: it reads the per-card tables,
+    # builds no labels (the options are made once per setup) and records events inline.
+    # A phase whose next phase is certain (a trick's start, a play, its resolution, a
+    # power's answer, a trick's end, a Transfer pick) sets it and runs it at once,
+    # saving a trip through the game loop.
+    def _phase_start_trick(self) -> None:
+        n = self.n
+        zones = self.zones
+        hand_keys, transfer_keys = self.hand_keys, self.transfer_keys
+        for key in self.tables.held_keys:  # (a loop, not any(map(...)): the first hand nearly always holds cards)
+            if zones[key]:
+                break
+        else:  # no card left in any hand or Transfer zone
+            self.phase = "count"
+            return
+        self.tricks_played += 1
+        # Every trick takes at least one card out of the hands, so a round has about as many tricks
+        # as it has cards at most; far more means a power keeps giving cards back: stop, don't hang.
+        if self.tricks_played > len(self.cards):
+            raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
+                                "keeps bringing cards back into the hands")
+        encounter = None
+        reserve = zones["reserve"]
+        if reserve:  # the top card of the Reserve becomes the Encounter card (_move, inlined)
+            encounter = reserve.pop(0)
+            zones["encounter"].append(encounter)
+            self.loc[encounter] = "encounter"
+        leader = self.designated if self.designated is not None else self.active
+        self.designated = None
+        while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
+            leader = (leader + 1) % n
+        # Trick(leader, encounter, named, None, [], named is not None), made the cheap way (see Decision)
+        named = self.named_lead
+        trick = self.trick = _new(Trick)
+        trick.leader = leader
+        trick.encounter = encounter
+        trick.led = named
+        trick.side = trick.prompt = None
+        trick.plays = []
+        trick.named = named is not None
+        self.named_lead = None
+        if self.record:
+            self.log.append({"event": "encounter", "round": self.round_no,
+                             "card": self.tables.label[encounter] if encounter is not None else None,
+                             "leader": leader, "named": named})
+        self.phase = "lead"
+        self._phase_lead()
+
+    def _legal_options(self, seat: int, options: tuple) -> tuple:
+        """The options (from `options`, a per-card table) of the cards `seat` may play now, in the hand's order."""
+        zones = self.zones
+        held = zones[self.hand_keys[seat]]
+        received = zones[self.transfer_keys[seat]]
+        if received:
+            held = held + received
+        led = self.trick.led
+        if led is not None:
+            # The cards of the Faction led and those that may always be played (filter keeps
+            # the hand's order without a Python-level loop); all of them if it holds none of
+            # the Faction led.
+            in_force = self._in_force
+            rule = in_force.playable.get(led)
+            if rule is None:
+                cards_of = self.tables.cards_of
+                of_led = cards_of.get(led, _NO_CARDS)
+                rule = in_force.playable[led] = (
+                    of_led.union(*(cards_of.get(f, _NO_CARDS) for f in in_force.always_playable)), of_led)
+            playable, of_led = rule
+            legal = list(filter(playable.__contains__, held))
+            if len(legal) != len(held) and not of_led.isdisjoint(legal):
+                held = legal
+        # pick(options, held), inlined: this runs for every lead and follow
+        if len(held) > 1:
+            return itemgetter(*held)(options)
+        return (options[held[0]],)
+
+    def _phase_lead(self) -> None:
+        seat = self.trick.leader
+        options = sum(self._legal_options(seat, self.tables.lead), ())  # both sides of each card
+        d = self.decision = _new(Decision)  # _ask, inlined: leads and follows are most of the decisions
+        d.actor = seat
+        d.kind = "lead"
+        d.prompt = LEAD_PROMPT
+        d.options = options
+
+    def _answer_lead(self, d: Decision, value) -> None:
+        card, side = value
+        self.trick.side = side
+        self._answer_follow(d, card)
+
+    def _phase_follow(self) -> None:
+        # the next seat after the last play (the leader's, at first) that still holds cards
+        trick = self.trick
+        zones, hand_keys, transfer_keys = self.zones, self.hand_keys, self.transfer_keys
+        seat = trick.plays[-1][0]
+        while True:
+            seat = (seat + 1) % self.n
+            if seat == trick.leader:
+                self.phase = "resolve"
+                self._phase_resolve()
+                return
+            if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
+                break
+        options = self._legal_options(seat, self.tables.follow)
+        d = self.decision = _new(Decision)  # _ask, inlined (see _phase_lead)
+        d.actor = seat
+        d.kind = "follow"
+        d.prompt = trick.prompt or _follow_prompt(trick)
+        d.options = options
+
+    def _answer_follow(self, d: Decision, card: int) -> None:
+        """Play a card (a lead too, once its side is set)."""
+        seat = d.actor
+        trick = self.trick
+        faction = self.tables.faction[card]
+        zones, loc = self.zones, self.loc
+        zones[loc[card]].remove(card)  # _move, inlined: this runs for every card played
+        zones["table"].append(card)
+        loc[card] = "table"
+        led = trick.led
+        trump = False
+        if faction != led:  # a lead, or a card off the Faction led: what its rules say matters
+            rules = self._in_force.rules[card] or self.rules_of(card)
+            if led is None:
+                if not rules.never_leads:
+                    trick.led = faction
+                    trick.prompt = None
+            else:
+                if faction not in self._in_force.always_playable:
+                    self.voids[seat].add(led)  # the rules made it follow if it could
+                if rules.trumps is not None:
+                    # the card is not of the Faction led, so the seat was void before playing it iff it is now
+                    tf = self.tables.faction
+                    void = not any(tf[c] == led for c in self.held(seat))
+                    ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
+                    trump = bool(rules.trumps(ctx))
+        trick.plays.append((seat, card, trump))
+        if self.record:
+            self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
+                             "side": trick.side, "trump": trump})
+        self.phase = "follow"
+        self._phase_follow()
+
+    def _winning_play(self) -> Play | None:
+        """The best play of the Faction led (None: the leader wins), or with a trump played, _trumping_play's."""
+        trick = self.trick
+        value, faction = self.tables.value, self.tables.faction
+        led = trick.led
+        high = trick.side == "+"
+        best: Play | None = None
+        best_value = 0
+        for play in trick.plays:
+            _, card, trump = play
+            if trump:
+                return self._trumping_play()
+            v = value[card]
+            if v is None or faction[card] != led:  # (led may be None: no card's Faction is)
+                continue
+            if best is None or ((v > best_value) if high else (v < best_value)):  # the first of equals wins
+                best, best_value = play, v
+        return best
+
+    def _trumping_play(self) -> Play | None:
+        """The trumping play with the best value, else the best play of the Faction led."""
+        trick = self.trick
+        value, faction = self.tables.value, self.tables.faction
+        led = trick.led
+        high = trick.side == "+"
+        best: Play | None = None
+        best_value = best_trumps = None
+        for play in trick.plays:
+            _, card, trump = play
+            v = value[card]
+            if v is None or not (trump or faction[card] == led):  # (led may be None: no card's Faction is)
+                continue
+            if best is not None:
+                if best_trumps and not trump:
+                    continue
+                if trump == best_trumps and not ((v > best_value) if high else (v < best_value)):
+                    continue
+            best, best_value, best_trumps = play, v, trump
+        return best
+
+    def _phase_resolve(self) -> None:
+        trick = self.trick
+        play = self._winning_play()
+        winner = play[0] if play is not None else trick.leader
+        dest = self.expedition_keys[winner]
+        zones, loc = self.zones, self.loc
+        table = zones["table"]  # only plays go to the table: it holds this trick's cards, in order
+        played = tuple(table)
+        table.clear()
+        won = played
+        encounter = ()
+        if trick.encounter is not None:
+            encounter = (trick.encounter,)
+            won += encounter
+            zones["encounter"].remove(trick.encounter)
+        seen = self.seen
+        for card in won:
+            loc[card] = dest
+            seen[card] = True  # played face up: everyone saw where they went
+        zones[dest].extend(won)
+        blocked = play is not None and play[2] and self.rules_of(play[1]).blocks_led_power
+        if self.record:
+            label = self.tables.label
+            self.log.append({"event": "win", "round": self.round_no, "seat": winner, "led": trick.led,
+                             "blocked": blocked, "cards": [label[card] for _, card, _ in trick.plays]})
+        self.active = winner
+        hook = None
+        if trick.led is not None and not blocked:
+            hooks = self._in_force.win_hooks
+            hook = hooks[trick.led] if trick.led in hooks else self._win_hook(trick.led)
+        if hook is not None:
+            key, name, kind = hook
+            if self.record:
+                self._event("power", power=name, variant=kind, seat=winner)
+            self.frames.append(vm.frame(key, winner, None, played, encounter, trick.led, trick.leader))
+        self.after_frames = "end_trick"
+        self.phase = "powers"
+        self._phase_powers()
+
+    def _phase_end_trick(self) -> None:
+        if self.designated is not None:
+            self.active = self.designated
+        self.trick = None
+        self.phase = "start_trick"
+        self._phase_start_trick()
+
+    # --------------------------------------------------------------- powers
+    def _phase_powers(self, answer=_UNANSWERED) -> None:
+        """Run the hooks waiting in `frames`, first to last, until one asks a choice.
+
+        `answer`: the value chosen at the first frame's pending choice, if any (it is
+        recorded, and the hook runs on).
+        """
+        frames = self.frames
+        while frames:
+            frame = frames[0]
+            program = self.setup.programs[frame.key]
+            if answer is not _UNANSWERED:
+                vm.answer(frame, program, answer)
+                answer = _UNANSWERED
+            request = vm.run(self, frame, program)
+            if request is not None:
+                # the options for the values the power offers (cards and seats reuse the setup's options)
+                actor, kind, prompt, values, element = request
+                made = self.tables.options_of[element]
+                if values[-1] is vm.STOP:  # only ever last (an "up to" choice)
+                    options = (*pick(made, values[:-1]), _STOP_OPTION)
+                else:
+                    options = pick(made, values)
+                self._ask(actor, kind, prompt, options)
+                return
+            frames.pop(0)
+        self.phase = self.after_frames
+        _PHASES[self.phase](self)
+
+    def _answer_choose(self, d: Decision, value) -> None:
+        self._phase_powers(value)
+
+    _answer_ask = _answer_choose
+
+    def apply_effects(self, effects: list[tuple]) -> None:
+        for effect in effects:
+            kind = effect[0]
+            if kind == "move":
+                _, cards, zone, owner, position = effect
+                if cards:
+                    self._move_cards(cards, zone, owner, position)
+            elif kind == "score":
+                _, seat, amount = effect
+                self.round_gain[seat] += amount
+                if self.record:
+                    self._event("score", seat=seat, amount=amount)
+            elif kind == "next_leader":
+                self.designated = effect[1]
+                self._event("next_leader", seat=effect[1])
+            elif kind == "next_lead":
+                self.named_lead = effect[1]
+                self._event("next_lead", faction=effect[1])
+            else:  # pragma: no cover
+                raise AssertionError(f"unknown effect {kind}")
+
+    # ---------------------------------------------------------------- count
+    def _phase_count(self) -> None:
+        in_force = self._in_force
+        if in_force.end_hooks is None:  # the frame keys of the Factions' end-of-round powers
+            keys = (self.setup.faction_power[f].hook_key(self.variant_of(f), "end") for f in self.factions_in_play())
+            in_force.end_hooks = tuple(key for key in keys if key is not None)
+        for key in in_force.end_hooks:
+            for seat in range(self.n):
+                self.frames.append(vm.frame(key, seat))
+        for name in self.added:
+            key = self.setup.added_power[name].hook_key("basic", "end")
+            if key is not None:
+                for seat in range(self.n):
+                    self.frames.append(vm.frame(key, seat))
+        for card, power in self.setup.card_power.items():
+            seat = self.tables.expedition_seat.get(self.loc[card])  # a card's power counts in an Expedition
+            key = power.hook_key("basic", "end") if seat is not None else None
+            if key is not None:
+                self.frames.append(vm.frame(key, seat, card))
+        self.after_frames = "end_round"
+        self.phase = "powers"
+
+    def _phase_end_round(self) -> None:
+        survivors, label = self.tables.read["survivors"], self.tables.label
+        expeditions = [self.zones[key] for key in self.expedition_keys]
+        deltas = [sum(pick(survivors, cards)) + gain for cards, gain in zip(expeditions, self.round_gain)]
+        self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
+        self.last_deltas = deltas
+        record = {
+            "round": self.round_no,
+            "deltas": deltas,
+            "populations": list(self.population),
+            "expeditions": [list(pick(label, cards)) for cards in expeditions],
+            "factions": [list(f) for f in self.factions],
+        }
+        self.history.append(record)
+        if self.record:
+            self._event("count", deltas=deltas, populations=list(self.population))
+        if self.round_no >= self.setup.rounds or min(self.population) == 0:
+            self._finish()
+            return
+        self.carried = [[c for c in self.zone("expedition", s) if self.rules_of(c).carried_over] for s in range(self.n)]
+        self.active = min(range(self.n), key=lambda s: (self.population[s], deltas[s], s))
+        self.phase = "faction_change" if self.setup.options.faction_change else "random_power"
+
+    def _finish(self) -> None:
+        self.over = True
+        self.phase = "over"
+        if max(self.population) == 0:
+            self.winners = []
+        else:
+            best = max(self.population)
+            self.winners = [s for s in range(self.n) if self.population[s] == best]
+        if self.record:
+            self._event("game_over", populations=list(self.population), winners=self.winners)
+
+    def _lost_most(self) -> int:
+        return min(range(self.n), key=lambda s: (self.last_deltas[s], self.population[s], s))
+
+    def _phase_faction_change(self) -> None:
+        in_play = [f for f, _ in self.factions]
+        spare = [c for c in self.setup.candidates if c not in in_play]
+        options = [Option(None, "keep the Factions in play")]
+        options += [Option([old, new], f"replace {old} with {new}") for old in in_play for new in spare]
+        self.phase = "random_power"
+        if len(options) > 1:
+            self._ask(self._lost_most(), "faction_change", "You lost the most Survivors: you may replace a Faction", options)
+
+    def _answer_faction_change(self, d: Decision, value) -> None:
+        if value is not None:
+            old, new = value
+            self._replace_faction(old, new)
+
+    def _replace_faction(self, old: str, new: str) -> None:
+        for pair in self.factions:
+            if pair[0] == old:
+                pair[0], pair[1] = new, "basic"
+        self.forget_rules()
+        self._event("faction_change", old=old, new=new)
+
+    def _phase_random_power(self) -> None:
+        self.phase = "setup_round"
+        if not self.setup.options.random_powers:
+            return
+        pool = [("faction", f) for f in self.setup.candidates]
+        pool += [("added", a) for a in self.setup.power_pool_added if a not in self.added]
+        while pool:
+            kind, name = pool.pop(self.rng.randrange(len(pool)))
+            self._event("power_drawn", power_kind=kind, name=name)
+            if kind == "added":
+                self.added.append(name)
+                continue
+            in_play = [f for f, _ in self.factions]
+            if name in in_play:
+                for pair in self.factions:
+                    if pair[0] == name:
+                        pair[1] = "basic"
+                self.forget_rules()
+                return
+            options = [Option([old, name], f"replace {old} with {name}") for old in in_play]
+            self._ask(self._lost_most(), "replace_power", f"The power of {name} was drawn: choose the power it replaces", options)
+            return
+
+    def _answer_replace_power(self, d: Decision, value) -> None:
+        old, new = value
+        self._replace_faction(old, new)
+
+    # ---------------------------------------------------------------- views
+    def observe(self, seat: int) -> dict:
+        """What one Community may see: its hand, every Transfer zone, the table.
+
+        Expedition zones are face down (only their size and their face-up cards
+        show), the Reserve only its size; cards inside a decision's options are
+        shown because the rules let the chooser see them.
+        """
+        def labels(cards) -> list[dict]:
+            return [{"id": c, "label": self.label(c)} for c in cards]
+
+        trick = None
+        if self.trick is not None:
+            trick = {
+                "leader": self.trick.leader,
+                "side": self.trick.side,
+                "led": self.trick.led,
+                "plays": [{"seat": seat, "card": self.label(card), "id": card, "trump": trump}
+                          for seat, card, trump in self.trick.plays],
+            }
+        encounter = self.zones["encounter"]
+        return {
+            "seat": seat,
+            "players": self.n,
+            "round": self.round_no,
+            "rounds": self.setup.rounds,
+            "populations": list(self.population),
+            "round_gains": list(self.round_gain),
+            "factions": [{"faction": f, "variant": v} for f, v in self.factions],
+            "always": list(self.setup.always),
+            "added": list(self.added),
+            "hand": labels(self.zone("hand", seat)),
+            "transfer": [labels(self.zone("transfer", s)) for s in range(self.n)],
+            "hand_sizes": [len(self.zone("hand", s)) for s in range(self.n)],
+            "expedition_sizes": [len(self.zone("expedition", s)) for s in range(self.n)],
+            "expedition_face_up": [labels(c for c in self.zone("expedition", s) if self.rules_of(c).face_up)
+                                   for s in range(self.n)],
+            "expedition_known": [labels(cards) for cards in self.known],
+            "voids": [sorted(v) for v in self.voids],
+            "reserve_size": len(self.reserve),
+            "encounter": labels(encounter)[0] if encounter else None,
+            "active": self.active,
+            "trick": trick,
+            "history": [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]} for h in self.history],
+        }
+
+    def result(self) -> dict:
+        return {
+            "seed": self.seed,
+            "rounds": len(self.history),
+            "final_populations": list(self.population),
+            "winners": list(self.winners),
+        }
+
+
+# The phases and the answers by name: the loop looks them up at every step.
+_PHASES = {name[len("_phase_"):]: f for name, f in vars(Game).items() if name.startswith("_phase_")}
+_ANSWERS = {name[len("_answer_"):]: f for name, f in vars(Game).items() if name.startswith("_answer_")}
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    other = random.Random()
+    other.setstate(rng.getstate())
+    return other
+
+
+def _copy_frame(frame: vm.Frame) -> vm.Frame:
+    other = copy.copy(frame)
+    env = frame.env
+    other.env = {k: copy.deepcopy(v) if type(v) not in _IMMUTABLE and type(v) is not tuple else v for k, v in env.items()}
+    other.buffer = None if frame.buffer is None else list(frame.buffer)
+    other.picked = None if frame.picked is None else list(frame.picked)
+    return other
+
+
+def _copy_trick(trick: Trick | None) -> Trick | None:
+    if trick is None:
+        return None
+    return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named, trick.prompt)
+
+
+_IMMUTABLE = frozenset({int, str, bool, float, type(None), Decision})
+
+# How Game.copy copies each changing attribute, as shallowly as is safe: the lists of
+# tuples, events and history records are copied but not their items (never changed in
+# place). Any other attribute is deep-copied.
+_COPIERS = {
+    "rng": _copy_rng,
+    "zones": lambda zones: {key: cards[:] for key, cards in zones.items()},
+    "loc": list, "population": list, "added": list, "round_gain": list, "transfer_picks": list,
+    "history": list, "log": list, "answers": list, "winners": list, "last_deltas": list,
+    "factions": lambda factions: [pair[:] for pair in factions],
+    "carried": lambda carried: [cards[:] for cards in carried],
+    "seen": list,
+    "voids": lambda voids: [set(v) for v in voids],
+    "frames": lambda frames: [_copy_frame(f) for f in frames],
+    "trick": _copy_trick,
+}

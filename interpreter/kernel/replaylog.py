@@ -1,0 +1,95 @@
+"""Replay a game from its event log (JSON Lines), and prove it replays exactly.
+
+The log's first event, `game_start`, names the scenario, the Factions with
+their variants, the options and the seed; every `decision` event holds the
+label of the answer given. Rebuilding the game from `game_start` and giving
+the same answers must produce the very same log, event for event.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from happydayz.data.boxes import load_library, resolve_scenario
+from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
+from happydayz.kernel.game import Game
+from happydayz.data.model import FactionChoice, Scenario
+from happydayz.kernel.setup import GameOptions, build_setup
+
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
+def read_log(path: str | os.PathLike, game_index: int | None = None) -> list[dict]:
+    """The events of one game of a JSON Lines log (the first game, or game `game_index`)."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise DataProblem(Diagnostic(Span(str(path), 1, 1), "the log is larger than 64 MiB", "L010"))
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataProblem(Diagnostic(Span(str(path), 1, 1), f"cannot read the log: {exc}", "L010")) from None
+    events = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataProblem(Diagnostic(Span(str(path), number, exc.colno), f"not JSON: {exc.msg}", "L011")) from None
+        if not isinstance(event, dict) or "event" not in event:
+            raise DataProblem(Diagnostic(Span(str(path), number, 1), "each line must be an event object", "L011"))
+        if game_index is None or event.get("game", 0) == game_index or ("game" not in event and game_index == 0):
+            events.append((number, event))
+    games = [i for i, (_, e) in enumerate(events) if e["event"] == "game_start"]
+    if not games:
+        raise DataProblem(Diagnostic(Span(str(path), 1, 1), "the log holds no game_start event", "L012"))
+    end = games[1] if len(games) > 1 else len(events)
+    return [e for _, e in events[games[0]:end]]
+
+
+def rebuild(start: dict) -> Game:
+    """A fresh game from a game_start event."""
+    library = load_library()
+    scenario, library = resolve_scenario(start["scenario"], library) if start.get("scenario") else (None, library)
+    factions = tuple(FactionChoice(f, v) for f, v in start["factions"])
+    if scenario is None or scenario.factions != factions or tuple(scenario.added) != tuple(start["added"]):
+        scenario = Scenario(id=start.get("scenario", "log"), title="replayed", box=start.get("box") or scenario.box,
+                            factions=factions, added=tuple(start["added"]))
+    options = GameOptions(players=start["players"], **start["options"])
+    return Game(build_setup(scenario, library, options), start["seed"])
+
+
+def replay_events(events: list[dict]) -> Game:
+    game = rebuild(events[0])
+    for number, event in enumerate(events):
+        if event["event"] != "decision":
+            continue
+        decision = game.decision
+        if decision is None:
+            raise GameRuleError(f"event {number}: a decision is logged after the game ended")
+        index = decision.index_of_label(event["answer"])
+        if index is None or decision.actor != event["actor"]:
+            raise GameRuleError(f"event {number}: the logged answer '{event['answer']}' by Community {event['actor']} "
+                                f"does not fit the decision '{decision.prompt}' of Community {decision.actor}")
+        game.apply(index)
+    return game
+
+
+def verify(path: str | os.PathLike, game_index: int | None = None) -> tuple[Game, list[str]]:
+    """Replay a logged game; the differences between its log and the replay's (none when exact)."""
+    events = read_log(path, game_index)
+    game = replay_events(events)
+    strip = [{k: v for k, v in e.items() if k != "game"} for e in events]
+    differences = []
+    for i, (want, got) in enumerate(zip(strip, game.log)):
+        if want != got:
+            differences.append(f"event {i}: logged {json.dumps(want)[:200]}, replayed {json.dumps(got)[:200]}")
+            break
+    if len(strip) != len(game.log):
+        differences.append(f"the log has {len(strip)} events, the replay {len(game.log)}")
+    return game, differences
+
+
+__all__ = ["read_log", "rebuild", "replay_events", "verify", "HappyError"]

@@ -1,0 +1,271 @@
+"""Save files and event logs.
+
+A save file does not store the game state: it stores what rebuilds it. The
+kernel is deterministic, so the scenario, the options, the seed and the list of
+answers given so far replay the game exactly:
+
+    {
+      "format": "happydayz-save/1",
+      "scenario": "<scenario id, or the absolute path of a scenario file>",
+      "options": {"players": 4, "express": false, "promos": false, "random_powers": false},
+      "seed": 7,
+      "answers": [3, 0, 12, ...],
+      "seat": 0
+    }
+
+"seat" (the seat a person plays) and "options.faction_change" are optional.
+A save file that cannot be read, is not such a JSON object, or whose answers
+do not replay raises HappyError with a diagnostic pointing into the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator, TextIO
+
+from happydayz.base.errors import Diagnostic, GameRuleError, HappyError, Span
+from happydayz.kernel.game import Decision, Game
+from happydayz.data.model import Library
+
+FORMAT = "happydayz-save/1"
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+
+# Diagnostic codes of save files (listed in docs/cli.md).
+S_READ = "L001"  # cannot read the file
+S_JSON = "L002"  # not JSON
+S_FORMAT = "L003"  # not a save file of this format
+S_FIELD = "L004"  # a key missing or of the wrong kind
+S_REPLAY = "L005"  # the answers do not replay
+S_WRITE = "L006"  # cannot write a save file or a log
+
+OPTION_KEYS = ("players", "express", "promos", "random_powers")
+
+
+class SaveProblem(HappyError):
+    """A save file that cannot be read or does not replay."""
+
+
+# --------------------------------------------------------------------- save
+
+def save_record(game: Game, scenario_ref: str | os.PathLike, seat: int | None = None,
+                library: Library | None = None) -> dict:
+    """The save-file data of `game` (see the module docstring)."""
+    from happydayz.data.boxes import load_library
+
+    library = library if library is not None else load_library()
+    text = str(scenario_ref)
+    if text not in {s.id for s in library.scenarios()}:
+        text = str(Path(scenario_ref).resolve())
+    from happydayz.simulation.simulate import options_record
+
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "scenario": text,
+        "options": options_record(game.setup.options),
+        "seed": game.seed,
+        "answers": list(game.answers),
+    }
+    if seat is not None:
+        record["seat"] = seat
+    return record
+
+
+def dumps_record(record: dict) -> str:
+    """One key a line, each value compact: readable, and errors point at the right line."""
+    lines = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in record.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def save_game(path: str | os.PathLike, game: Game, scenario_ref: str | os.PathLike, seat: int | None = None,
+              library: Library | None = None) -> dict:
+    """Write a save file for `game` (atomically) and return its data.
+
+    Raises SaveProblem when the file cannot be written.
+    """
+    record = save_record(game, scenario_ref, seat, library)
+    path = Path(path)
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        temporary.write_text(dumps_record(record), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise SaveProblem(Diagnostic(Span(str(path), 1, 1), f"cannot write the save file: {exc.strerror or exc}",
+                                     S_WRITE)) from None
+    return record
+
+
+# --------------------------------------------------------------------- load
+
+def _key_span(file: str, text: str, key: str) -> Span:
+    """Where `"key":` first appears in the text (line 1, column 1 if nowhere)."""
+    needle = json.dumps(key)
+    for number, line in enumerate(text.splitlines(), start=1):
+        column = line.find(needle)
+        if column >= 0:
+            return Span(file, number, column + 1, number, column + 1 + len(needle))
+    return Span(file, 1, 1)
+
+
+def _file_key_span(file: str, key: str) -> Span:
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return Span(file, 1, 1)
+    return _key_span(file, text, key)
+
+
+def read_save(path: str | os.PathLike) -> dict:
+    """The validated data of a save file. Raises SaveProblem."""
+    file = str(path)
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_SAVE_BYTES:
+            raise SaveProblem(Diagnostic(Span(file, 1, 1), f"the save file is too large ({size} bytes; "
+                                                           f"at most {MAX_SAVE_BYTES})", S_READ))
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveProblem(Diagnostic(Span(file, 1, 1), "no such save file", S_READ)) from None
+    except IsADirectoryError:
+        raise SaveProblem(Diagnostic(Span(file, 1, 1), "this is a folder, not a save file", S_READ)) from None
+    except UnicodeDecodeError:
+        raise SaveProblem(Diagnostic(Span(file, 1, 1), "the save file is not UTF-8 text", S_READ)) from None
+    except OSError as exc:
+        raise SaveProblem(Diagnostic(Span(file, 1, 1), f"cannot read the save file: {exc.strerror or exc}",
+                                     S_READ)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveProblem(Diagnostic(Span(file, exc.lineno, exc.colno), f"the save file is not valid JSON: {exc.msg}",
+                                     S_JSON)) from None
+    except RecursionError:
+        raise SaveProblem(Diagnostic(Span(file, 1, 1), "the save file is nested too deeply", S_JSON)) from None
+
+    def problem(key: str | None, message: str, code: str = S_FIELD) -> SaveProblem:
+        span = _key_span(file, text, key) if key else Span(file, 1, 1)
+        return SaveProblem(Diagnostic(span, message, code, hint=f"a save file is written by 'save PATH' "
+                                                                 f"while playing; its format is {FORMAT}"))
+
+    if not isinstance(data, dict):
+        raise problem(None, "a save file holds a JSON object", S_FORMAT)
+    if data.get("format") != FORMAT:
+        where = "format" if "format" in data else None
+        found = f"{data['format']!r}" if "format" in data else "no format"
+        raise problem(where, f"not a save file of this version: {found}, expected {FORMAT!r}", S_FORMAT)
+    for key in ("scenario", "options", "seed", "answers"):
+        if key not in data:
+            raise problem(None, f"missing key {key!r}")
+    if not isinstance(data["scenario"], str) or not data["scenario"]:
+        raise problem("scenario", "scenario: expected a scenario id or the path of a scenario file")
+    if not _is_int(data["seed"]):
+        raise problem("seed", "seed: expected a whole number")
+    options = data["options"]
+    if not isinstance(options, dict):
+        raise problem("options", "options: expected an object")
+    for key in options:
+        if key not in OPTION_KEYS + ("faction_change",):
+            raise problem(key, f"options: unknown option {key!r} (known: {', '.join(OPTION_KEYS)}, faction_change)")
+    for key in OPTION_KEYS:
+        if key not in options:
+            raise problem("options", f"options: missing {key!r}")
+    if not _is_int(options["players"]) or not 2 <= options["players"] <= 5:
+        raise problem("players", "options.players: expected a whole number from 2 to 5")
+    for key in ("express", "promos", "random_powers", "faction_change"):
+        if key in options and not isinstance(options[key], bool):
+            raise problem(key, f"options.{key}: expected true or false")
+    answers = data["answers"]
+    if not isinstance(answers, list) or not all(_is_int(a) and a >= 0 for a in answers):
+        raise problem("answers", "answers: expected a list of option indexes (whole numbers, 0 or more)")
+    if "seat" in data and (not _is_int(data["seat"]) or not 0 <= data["seat"] < options["players"]):
+        raise problem("seat", f"seat: expected a whole number from 0 to {options['players'] - 1}")
+    return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def new_game(data: dict, library: Library | None = None) -> Game:
+    """A fresh game (no answer given) for validated save data."""
+    from happydayz.simulation.simulate import prepare
+
+    options = data["options"]
+    setup, _ = prepare(data["scenario"], options["players"], options["express"], options["promos"],
+                       options["random_powers"], options.get("faction_change", True), library=library)
+    return Game(setup, data["seed"])
+
+
+def replay_answers(game: Game, answers: list[int], file: str = "<save>",
+                   before: Callable[[Game, Decision, int], None] | None = None) -> Game:
+    """Apply `answers` in order; a SaveProblem names the first one that does not fit.
+
+    `before(game, decision, answer)` is called before each answer is applied
+    (a caller can let bots see the decisions they made, to bring their state
+    back too).
+    """
+    for number, answer in enumerate(answers):
+        decision = game.decision
+        if decision is None:
+            raise SaveProblem(Diagnostic(_file_key_span(file, "answers"), f"answers: the game is over after {number} answers, "
+                                                           f"but the file has {len(answers)}", S_REPLAY))
+        if before is not None and 0 <= answer < len(decision.options):
+            before(game, decision, answer)
+        try:
+            game.apply(answer)
+        except GameRuleError as exc:
+            raise SaveProblem(Diagnostic(_file_key_span(file, "answers"), f"answers: answer #{number + 1} does not replay: "
+                                                           f"{exc.diagnostics[0].message}", S_REPLAY)) from None
+    return game
+
+
+def load_game(path: str | os.PathLike, library: Library | None = None) -> tuple[Game, dict]:
+    """Rebuild the saved game: (the game with every saved answer applied, the save data)."""
+    data = read_save(path)
+    game = new_game(data, library)
+    replay_answers(game, data["answers"], str(path))
+    return game, data
+
+
+# ---------------------------------------------------------------------- logs
+
+@contextlib.contextmanager
+def open_text_output(target: str | os.PathLike | TextIO | None) -> Iterator[TextIO | None]:
+    """A writable text file for a path, "-" (stdout) or an open file; None stays None."""
+    if target is None:
+        yield None
+    elif hasattr(target, "write"):
+        yield target  # type: ignore[misc]
+    elif str(target) == "-":
+        yield sys.stdout
+    else:
+        try:
+            handle = open(target, "w", encoding="utf-8")
+        except OSError as exc:
+            raise HappyError(Diagnostic(Span(str(target), 1, 1), f"cannot write: {exc.strerror or exc}",
+                                        S_WRITE)) from None
+        with handle:
+            yield handle
+
+
+def log_lines(game: Game, game_index: int | None = None) -> Iterator[str]:
+    for event in game.log:
+        record = {"game": game_index, **event} if game_index is not None else event
+        yield json.dumps(record)
+
+
+def write_log_jsonl(target: str | os.PathLike | TextIO, game: Game, game_index: int | None = None) -> None:
+    """Every event of `game`, one JSON object a line (with a "game" index when given)."""
+    with open_text_output(target) as handle:
+        for line in log_lines(game, game_index):
+            handle.write(line + "\n")
+
+
+__all__ = [
+    "FORMAT", "SaveProblem", "save_record", "save_game", "read_save", "load_game", "new_game", "replay_answers",
+    "open_text_output", "write_log_jsonl", "log_lines",
+]

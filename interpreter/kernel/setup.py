@@ -1,0 +1,178 @@
+"""From a scenario to the static facts of one game: its cards and its powers.
+
+A GameSetup never changes during a game; everything that does lives in the
+game state (game.py). Nothing here knows a particular Faction: the box files
+say which Factions are always in play, which cards they have, which power
+file runs each of them, and which promo cards replace which card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from happydayz.language.compiler import CompiledPower, VariantProgram
+from happydayz.base.errors import Diagnostic, GameRuleError, Span
+from happydayz.data.boxes import promo_card
+from happydayz.data.model import VARIANTS, CardSpec, Library, Scenario
+from happydayz.language.loader import load_power
+
+if TYPE_CHECKING:  # the tables are built from a setup, so they import this module
+    from happydayz.kernel.tables import CardTables
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    players: int = 4
+    express: bool = False
+    promos: bool = False  # promo cards replace the cards they stand in for
+    random_powers: bool = False  # the optional rule: a random power card each round
+    faction_change: bool = True  # the Community that lost most may swap a Faction
+
+
+@dataclass
+class GameSetup:
+    scenario: Scenario
+    options: GameOptions
+    cards: list[CardSpec]  # every card that may come into play; index = card id
+    always: tuple[str, ...]  # always-in-play Factions, highest rank first
+    candidates: tuple[str, ...]  # Factions of the boxes in use that may come into play
+    faction_cards: dict[str, tuple[int, ...]]  # the normal deck of each Faction
+    promo_swaps: dict[str, tuple[int, int]]  # Faction -> (card replaced, promo card)
+    faction_power: dict[str, CompiledPower]
+    added_power: dict[str, CompiledPower]
+    card_power: dict[int, CompiledPower]
+    starting_population: int
+    deal: dict[int, int]
+    rounds: int
+    transfer_cards: int
+    power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
+    programs: dict[tuple, object] = field(default_factory=dict)
+    kernel_tables: CardTables | None = field(default=None, init=False, repr=False, compare=False)  # see tables_of
+
+    @property
+    def n(self) -> int:
+        return self.options.players
+
+    def rules(self, faction: str, variant: str) -> VariantProgram:
+        return self.faction_power[faction].variant(variant)
+
+    def program(self, key: tuple):
+        """The compiled hook behind a frame's key (power file, variant, hook)."""
+        return self.programs[key]
+
+
+def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> GameSetup:
+    box = library.boxes.get(scenario.box)
+    if box is None:
+        raise setup_error(scenario, f"the scenario names the box '{scenario.box}', which is not loaded")
+    if options.players not in box.deal:
+        known = ", ".join(str(p) for p in sorted(box.deal))
+        raise setup_error(scenario, f"{options.players} players cannot play this box: it deals for {known} players")
+    factions = library.all_factions()
+    for choice in scenario.factions:
+        if choice.faction not in factions:
+            raise setup_error(scenario, f"the scenario names the Faction '{choice.faction}', which no loaded box has")
+    always = tuple(box.always)
+    in_use_boxes = {scenario.box} | {factions[c.faction].box for c in scenario.factions}
+    candidates = tuple(
+        name for name, f in factions.items()
+        if (f.box in in_use_boxes or name in library.extra_factions) and name not in always
+    )
+    for choice in scenario.factions:
+        if choice.faction not in candidates:
+            candidates += (choice.faction,)
+
+    cards: list[CardSpec] = []
+    faction_cards: dict[str, tuple[int, ...]] = {}
+    for name in always + candidates:
+        fdef = box.factions[name] if name in always else factions[name]
+        start = len(cards)
+        cards.extend(fdef.cards)
+        faction_cards[name] = tuple(range(start, len(cards)))
+
+    known = set(always) | set(candidates)
+    faction_power: dict[str, CompiledPower] = {}
+    for name in always + candidates:
+        fdef = box.factions[name] if name in always else factions[name]
+        faction_power[name] = load_power(fdef.power_file, known | set(factions))
+    for name, power in faction_power.items():
+        if power.binding != "faction" or power.faction != name:
+            raise setup_error(scenario, f"the power file {power.file.name} is {_binding_words(power)}, "
+                                        f"so it cannot be the power of the Faction {name}")
+    for choice in scenario.factions:
+        power = faction_power[choice.faction]
+        if choice.variant not in VARIANTS:
+            raise setup_error(scenario, f"unknown variant '{choice.variant}' for {choice.faction}")
+        if power.fixed and choice.variant != "basic":
+            raise setup_error(scenario, f"the power of {choice.faction} has no variants; it plays only as basic")
+
+    promo_swaps: dict[str, tuple[int, int]] = {}
+    card_power: dict[int, CompiledPower] = {}
+    seen_promo: set[str] = set()
+    for box_id in sorted(library.boxes, key=lambda b: (b != scenario.box, b)):
+        for promo in library.boxes[box_id].promos:
+            if promo.faction not in faction_cards or promo.faction in seen_promo:
+                continue
+            seen_promo.add(promo.faction)
+            replaced = next((c for c in faction_cards[promo.faction] if cards[c].value == promo.replaces_value), None)
+            if replaced is None:
+                continue
+            card_id = len(cards)
+            cards.append(promo_card(promo))
+            promo_swaps[promo.faction] = (replaced, card_id)
+            card_power[card_id] = _check_binding(scenario, load_power(promo.power_file, known | set(factions)),
+                                                 "card", f"the power of the card {promo.name}")
+
+    added_defs = library.all_added_powers()
+    for name in scenario.added:
+        if name not in added_defs:
+            raise setup_error(scenario, f"the scenario adds the power '{name}', which no loaded box has")
+    pool_added = tuple(name for name, a in added_defs.items() if a.box in in_use_boxes)
+    added_power = {name: _check_binding(scenario, load_power(added_defs[name].power_file, known | set(factions)),
+                                        "added", f"the added power {name}")
+                   for name in sorted(set(scenario.added) | set(pool_added))}
+
+    setup = GameSetup(
+        scenario=scenario, options=options, cards=cards, always=always, candidates=candidates,
+        faction_cards=faction_cards, promo_swaps=promo_swaps, faction_power=faction_power,
+        added_power=added_power, card_power=card_power, starting_population=box.starting_population,
+        deal=dict(box.deal), rounds=1 if options.express else box.campaign_rounds,
+        transfer_cards=box.transfer_cards, power_pool_added=pool_added,
+    )
+    _index_programs(setup)
+    return setup
+
+
+def _binding_words(power: CompiledPower) -> str:
+    if power.binding == "faction":
+        return f"for the Faction {power.faction}"
+    return "for a card" if power.binding == "card" else "an added power"
+
+
+def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: str) -> CompiledPower:
+    if power.binding != wanted:
+        raise setup_error(scenario, f"the power file {power.file.name} is {_binding_words(power)}, "
+                                    f"so it cannot be used as {use}")
+    return power
+
+
+def _index_programs(setup: GameSetup) -> None:
+    powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
+    for power in powers:
+        for kind, variant in power.variants.items():
+            for hook, program in (("win", variant.on_win), ("end", variant.end_of_round)):
+                if program is not None:
+                    setup.programs[power.hook_key(kind, hook)] = program
+
+
+def scenario_span(scenario: Scenario) -> Span:
+    return Span(str(scenario.source or scenario.id), 1, 1)
+
+
+def setup_error(scenario: Scenario, message: str) -> GameRuleError:
+    return GameRuleError(Diagnostic(scenario_span(scenario), message, "G001"))
+
+
+__all__ = ["GameOptions", "GameSetup", "build_setup", "Path"]

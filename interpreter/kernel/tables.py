@@ -1,0 +1,143 @@
+"""Facts looked up once per setup instead of at every play.
+
+The trick loop runs for every card of every playout, so what it reads about
+cards (labels, Factions, values, the options of a lead or a follow) is built
+once per GameSetup, and what follows from the Factions and variants in play
+(each card's rules, the on-win hooks, the round's deck) once per combination
+of them. Nothing here changes once built, so games, their copies and sampled
+states all share it.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+from happydayz.language.compiler import VariantProgram
+from happydayz.kernel.setup import GameSetup
+
+SIDES = ("+", "-")
+
+
+class Option(NamedTuple):  # a tuple: games build thousands of them
+    value: Any
+    label: str
+
+
+class CardTables:
+    """Per-card facts the trick loop reads at every play, looked up once per setup.
+
+    The options of a lead or a follow are the same objects in every trick, so
+    a playout builds no labels and no tuples for them.
+    """
+
+    def __init__(self, cards, players: int, transfer_cards: int) -> None:
+        self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
+        # each seat's Transfer passes, in order: (receiver, the prompt that asks for the card)
+        self.transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, self.seat[receiver].label))
+                                     for receiver in _transfer_targets(seat, players, transfer_cards))
+                               for seat in range(players))
+        # the Transfer picks of a round in the order they are made, seat by seat:
+        # (seat, how many that seat picked before, receiver, prompt)
+        self.transfer_steps = tuple((seat, k, receiver, prompt) for seat in range(players)
+                                    for k, (receiver, prompt) in enumerate(self.transfers[seat]))
+        self.hand_keys, self.transfer_keys, self.expedition_keys = (
+            tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
+        self.held_keys = self.hand_keys + self.transfer_keys  # the zones a Community plays from
+        # every zone of a game: the shared ones, then each seat's hand, Transfer and Expedition
+        self.zone_names = ("out", "reserve", "discard", "table", "encounter") + tuple(
+            key for seat in range(players) for key in (self.hand_keys[seat], self.transfer_keys[seat],
+                                                        self.expedition_keys[seat]))
+        self.zone_keys = {"hand": self.hand_keys, "transfer": self.transfer_keys, "expedition": self.expedition_keys}
+        self.expedition_seat = {key: seat for seat, key in enumerate(self.expedition_keys)}
+        self.in_force: dict[tuple, InForce] = {}  # Factions and variants in play -> what follows from them
+        self.label = tuple(c.label for c in cards)
+        self.faction = tuple(c.faction for c in cards)
+        # Faction -> its cards, promo cards included (setup.faction_cards lists a round's deck without them)
+        self.cards_of = {f: frozenset(i for i, g in enumerate(self.faction) if g == f) for f in set(self.faction)}
+        self.value = tuple(c.value for c in cards)
+        # a card's attributes as the power language reads them (no value reads as 0)
+        self.read = {"faction": self.faction, "value": tuple(v or 0 for v in self.value),
+                     "survivors": tuple(c.survivors or 0 for c in cards)}
+        # the seats clockwise from each seat, that seat first
+        self.clockwise = tuple(tuple((start + i) % players for i in range(players)) for start in range(players))
+        self.follow = tuple(Option(i, c.label) for i, c in enumerate(cards))
+        # the options of a power's choice, by the element chosen
+        self.options_of = {"Card": self.follow, "Community": self.seat, "Faction": _OptionByName(),
+                           "Yes/No": {True: Option(True, "yes"), False: Option(False, "no")}}
+        self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in SIDES)
+                          for i, c in enumerate(cards))
+
+
+class _OptionByName(dict):
+    """A Faction's option, made on first use."""
+
+    def __missing__(self, name: str) -> Option:
+        option = self[name] = Option(name, name)
+        return option
+
+
+class InForce:
+    """What follows from the Factions and variants in play, worked out lazily.
+
+    It depends on nothing else, so one object serves every game (and every copy
+    or sampled state) of a setup with the same Factions and variants.
+    """
+
+    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank")
+
+    def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
+        self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
+        self.always_playable = always_playable  # Factions whose cards may always be played
+        # Faction led -> (the cards a seat holding some of it may play, the cards of that Faction)
+        self.playable: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
+        self.win_hooks: dict[str, tuple | None] = {}  # Faction led -> its on-win hook (see Game._win_hook)
+        self.end_hooks: tuple[tuple, ...] | None = None  # the frame keys of the end-of-round powers
+        self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
+        self.out: tuple[int, ...] | None = None  # the cards not in it
+        self.lead_rank: tuple | None = None  # card -> (Faction rank, value) for the first lead (Game._first_leader)
+
+
+def _transfer_targets(seat: int, players: int, count: int) -> list[int]:
+    if players == 2:
+        return [1 - seat] * count
+    return [(seat + 1) % players, (seat - 1) % players][:count]
+
+
+def _transfer_prompt(seat: int, receiver: int, players: int, label: str) -> str:
+    if players == 2:
+        return f"Choose a card to pass to {label}"
+    side = "left" if receiver == (seat + 1) % players else "right"
+    return f"Choose a card to pass to your {side} neighbour ({label})"
+
+
+def pick(table, keys) -> tuple:
+    """(table[k] for each k in keys), as a tuple.
+
+    itemgetter looks the keys up in C: mapping a tuple's `__getitem__` over the keys
+    costs several times as much per key (a tuple's is a slot wrapper, slow to call).
+    The options of every Transfer and power's choice are made this way, and those of
+    a lead or a follow by Game._legal_options, which inlines it.
+    """
+    if len(keys) > 1:
+        return itemgetter(*keys)(table)
+    return (table[keys[0]],) if keys else ()  # itemgetter of one key returns the item, not a 1-tuple
+
+
+def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
+    """The cards of a round with these Factions in play (promo cards in place when used)."""
+    deck: list[int] = []
+    for faction in factions_in_play:
+        ids = list(setup.faction_cards[faction])
+        swap = setup.promo_swaps.get(faction)
+        if swap and setup.options.promos:
+            ids = [swap[1] if c == swap[0] else c for c in ids]
+        deck.extend(ids)
+    return deck
+
+
+def tables_of(setup: GameSetup) -> CardTables:
+    """The setup's CardTables, built on first use."""
+    if setup.kernel_tables is None:
+        setup.kernel_tables = CardTables(setup.cards, setup.n, setup.transfer_cards)
+    return setup.kernel_tables

@@ -1,0 +1,299 @@
+"""The syntax tree of a power file: frozen dataclasses, each with its span.
+
+Lark's trees stop at the parser: the checker, the compiler and the renderer
+only ever see these classes. Each grammar alias maps to one class here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from happydayz.base.errors import Span
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span
+
+
+@dataclass(frozen=True)
+class IntLit(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class FactionLit(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class NameRef(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class BareAttr(Node):
+    """`value`, `survivors` or `faction` of the element a condition is about."""
+
+    attr: str
+
+
+@dataclass(frozen=True)
+class AttrOf(Node):
+    attr: str
+    target: Node
+
+
+@dataclass(frozen=True)
+class ZoneRef(Node):
+    zone: str  # hand, transfer, held, expedition
+    owner: Node | None  # None: the acting Community
+
+
+@dataclass(frozen=True)
+class Neighbour(Node):
+    side: str  # left, right
+    of: Node | None
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    function: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Comprehension(Node):
+    function: str  # sum, min, max
+    body: Node
+    var: str
+    source: Node
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Arith(Node):
+    op: str  # + - * /
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Logic(Node):
+    op: str  # and, or
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    op: str  # == != < <= > >= in "not in"  ("is" is "==", "is not" is "!=")
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Where(Node):
+    source: Node
+    condition: Compare
+
+
+@dataclass(frozen=True)
+class Except(Node):
+    source: Node
+    removed: Node
+
+
+@dataclass(frozen=True)
+class Otherwise(Node):
+    first: Node
+    fallback: Node
+
+
+@dataclass(frozen=True)
+class WithExtreme(Node):
+    source: Node
+    extreme: str  # most, fewest, strictly most, strictly fewest
+    key: Node
+
+
+# ----------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Block(Node):
+    statements: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class SetVar(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class Choose(Node):
+    mode: str  # one, exactly, up_to
+    count: int
+    name: str
+    source: Node
+    chooser: Node | None
+    body: Block
+    otherwise: Block | None  # run when there was nothing to choose
+
+
+@dataclass(frozen=True)
+class Ask(Node):
+    prompt: str
+    chooser: Node | None
+    yes: Block
+    no: Block | None
+
+
+@dataclass(frozen=True)
+class If(Node):
+    condition: Node
+    then: Block
+    otherwise: Block | None  # an `else if` is a Block holding one If
+
+
+@dataclass(frozen=True)
+class Each(Node):
+    name: str
+    source: Node
+    simultaneous: bool
+    body: Block
+
+
+@dataclass(frozen=True)
+class Repeat(Node):
+    count: int
+    body: Block
+
+
+@dataclass(frozen=True)
+class Dest(Node):
+    kind: str  # hand, transfer, expedition, reserve_top, reserve_bottom, discard
+    owner: Node | None
+
+
+@dataclass(frozen=True)
+class Move(Node):
+    cards: Node
+    dest: Dest
+
+
+@dataclass(frozen=True)
+class Draw(Node):
+    count: Node
+    whom: Node | None
+
+
+@dataclass(frozen=True)
+class SortKey(Node):
+    direction: str  # highest, lowest
+    attr: str
+
+
+@dataclass(frozen=True)
+class Deal(Node):
+    cards: Node
+    to: Node
+    order: tuple[SortKey, ...]
+
+
+@dataclass(frozen=True)
+class Score(Node):
+    sign: int  # +1 gain, -1 lose
+    amount: Node
+    whom: Node | None
+
+
+@dataclass(frozen=True)
+class NextLeader(Node):
+    who: Node
+
+
+@dataclass(frozen=True)
+class NextLead(Node):
+    faction: Node
+
+
+# ---------------------------------------------------------- hooks and powers
+
+
+@dataclass(frozen=True)
+class Hook(Node):
+    timing: str  # win, end_of_round
+    body: Block
+
+
+@dataclass(frozen=True)
+class Rule(Node):
+    kind: str  # always_playable, never_leads, trumps, blocks_led_power, face_up, carried_over
+    condition: Node | None = None
+
+
+@dataclass(frozen=True)
+class Variant(Node):
+    kind: str  # basic, positive, negative
+    title: str | None
+    hooks: tuple[Hook, ...]
+    rules: tuple[Rule, ...]
+
+
+@dataclass(frozen=True)
+class Binding(Node):
+    kind: str  # faction, card, added
+    faction: str | None
+
+
+@dataclass(frozen=True)
+class PowerFile(Node):
+    name: str
+    binding: Binding
+    variants: tuple[Variant, ...]  # empty for a fixed power
+    hooks: tuple[Hook, ...]  # a fixed power's own hooks
+    rules: tuple[Rule, ...]
+    source: str  # the text, for diagnostics
+
+
+# ---------------------------------------------------------------- walking
+
+
+def walk(node: Node):
+    """`node` and every node below it, depth first."""
+    yield node
+    for name in node.__dataclass_fields__:
+        if name != "span":
+            yield from _nodes_in(getattr(node, name))
+
+
+def _nodes_in(value: object):
+    if isinstance(value, Node):
+        yield from walk(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)

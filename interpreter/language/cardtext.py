@@ -1,0 +1,1275 @@
+"""Card text: a power, in the English a player reads on the printed Power card.
+
+The text is generated from the parsed and checked syntax tree of a power file,
+never from its comments: every sentence comes from a statement, a rule or an
+expression, by generic rules. No Faction, power or box is known here; the
+names in the text are the ones the file writes.
+
+    card_text(power, variant=None) -> str   # one power (all variants, or one)
+    gallery_markdown() -> str               # docs/powers.md: every bundled power
+
+    python -m happydayz.language.cardtext > docs/powers.md
+    python -m happydayz.language.cardtext --write-golden tests/golden/cardtext
+    python -m happydayz.language.cardtext FILE.power [--variant basic|positive|negative]
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from happydayz.language import ast
+from happydayz.language.checker import CARD, COMMUNITY, ELEMENT_OF, FACTION, CheckedPower, as_set, check
+from happydayz.language.parser import parse_file
+from happydayz.base.resources import data_dir
+
+GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
+GOLDEN_COMMAND = "python -m happydayz.language.cardtext --write-golden tests/golden/cardtext"
+
+VARIANT_WORDS = {"basic": "Basic", "positive": "Positive", "negative": "Negative"}
+BINDING_WORDS = {
+    "faction": "Faction power",
+    "card": "Card power (for the card that carries it)",
+    "added": "Added power",
+}
+
+# ------------------------------------------------------------------ words
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].upper() in "AEIOU" else "a"
+
+
+def singular(name: str) -> str:
+    """One card of a Faction: the Faction's name in the singular (English rules only)."""
+    head, _, last = name.rpartition(" ")
+    if last.endswith("ren") and len(last) > 4:
+        last = last[:-3]
+    elif last.endswith("s") and not last.endswith("ss") and len(last) > 1:
+        last = last[:-1]
+    return f"{head} {last}" if head else last
+
+
+def plural(name: str) -> str:
+    """Several cards of a Faction: the name as written, or with an s when it is singular."""
+    return name if singular(name) != name else name + "s"
+
+
+def join_words(items: list[str], last: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def survivors(n: int) -> str:
+    return f"{n} Survivor" + ("" if n == 1 else "s")
+
+
+_ZONE_IN = {"hand": "hand", "transfer": "Transfer zone", "held": "hand and Transfer zone", "expedition": "Expedition zone"}
+_ZONE_FROM = {"hand": "hand", "transfer": "Transfer zone", "held": "hand or Transfer zone", "expedition": "Expedition zone"}
+_DEST_ZONE = {"hand": "hand", "transfer": "Transfer zone", "expedition": "Expedition zone"}
+_OP_WORDS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
+_ATTR_OP = {"==": "of", "!=": "other than", "<": "below", "<=": "of at most", ">": "above", ">=": "of at least"}
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
+_ATTR_NOUN = {"value": "value", "survivors": "Survivors", "faction": "Faction"}
+
+# ------------------------------------------------------------- references
+
+
+@dataclass(frozen=True)
+class Who:
+    """How to name a Community: as a subject, an object, an owner; and its verb form."""
+
+    subj: str
+    obj: str
+    poss: str
+    third: bool = True  # takes "has", "gains" (False: "you have", "they have")
+    is_self: bool = False
+    is_actor: bool = False
+    relative: bool = False  # the "that" of a relative clause
+
+
+SELF = Who("you", "you", "your", third=False, is_self=True)
+REL_ONE = Who("that", "it", "its", relative=True)
+REL_MANY = Who("that", "them", "their", third=False, relative=True)
+
+
+def conj(who: Who, base: str, third: str | None = None) -> str:
+    if not who.third:
+        return base
+    return third if third is not None else base + "s"
+
+
+@dataclass
+class Var:
+    name: str
+    kind: str  # the element type: Card, Community, Faction; or Number, Yes/No
+    many: bool = False  # a group of several (chosen several, or a group let)
+    inline: ast.Node | None = None  # a let rendered where it is used
+    label: str | None = None  # a let that is named in the text
+    ordered: bool = False  # chosen one at a time: the order is the order chosen
+
+
+@dataclass
+class Ctx:
+    types: dict[int, str]
+    vars: dict[str, Var] = field(default_factory=dict)
+    recent: str | None = None  # the variable bound last: the one "it" may name
+    actor: str | None = None  # a Community variable that is the subject of the sentences
+    it: object = None  # inside a condition: a Who (Communities) or a (subject, object) pair
+    pre: list[str] = field(default_factory=list)  # sentences to say before the current one
+
+    def bind(self, var: Var, recent: bool = True, **changes) -> "Ctx":
+        names = dict(self.vars)
+        names[var.name] = var
+        return replace(self, vars=names, recent=var.name if recent else self.recent, **changes)
+
+
+# ------------------------------------------------------------ noun phrases
+
+
+@dataclass
+class NP:
+    """A group (or one element) of Cards, Communities or Factions, ready to be named."""
+
+    elem: str = CARD
+    sg: str = "card"
+    pl: str = "cards"
+    a_head: str | None = None  # the singular with its determiner: "another Community"
+    loc_in: str = ""  # " in your Expedition zone"
+    loc_from: str = ""  # " from your hand or Transfer zone"
+    posts: tuple[tuple[str, str], ...] = ()  # post-modifiers (singular, plural)
+    tail: str = ""  # ", yourself included"
+    the_all: str | None = None  # the whole group when unfiltered: "the other Communities"
+    whole: str | None = None  # a fixed group named as a whole: "the Encounter card"
+    ref: tuple[str, str] | None = None  # a variable: (as subject, as object)
+    indef: str | None = None  # a card picked at random: "a card at random from …"
+    one: bool = False  # a single element
+    owner: Who | None = None  # whose zone the group lies in
+    order: str = ""  # the order of 'each': ", starting with you"
+    size: int | None = None  # a group of a known number of elements: "the top 2 cards of …"
+
+    def post(self, many: bool) -> str:
+        return "".join(" " + (p[1] if many else p[0]) for p in self.posts)
+
+    def opened(self) -> "NP":
+        """The group as a place to filter from: a whole becomes a location."""
+        if self.whole is None and self.ref is None and self.indef is None:
+            return self
+        where = self.definite()
+        sg, pl = ("card", "cards") if self.elem == CARD else (self.sg, self.pl)
+        return NP(self.elem, sg, pl, loc_in=f" among {where}", loc_from=f" from {where}")
+
+    def definite(self) -> str:
+        if self.ref:
+            return self.ref[1]
+        if self.indef:
+            return self.indef
+        if self.whole:
+            return self.whole
+        if self.the_all and not self.posts:
+            return self.the_all
+        return f"the {self.pl}{self.loc_in}{self.post(True)}{self.tail}"
+
+    def subject(self) -> str:
+        if self.ref:
+            return self.ref[0]
+        return self.definite()
+
+    def is_many(self) -> bool:
+        if self.ref or self.indef:
+            return not self.one
+        return not self.one
+
+    def a_one(self) -> str:
+        if self.ref:
+            return self.ref[1]
+        if self.indef:
+            return self.indef
+        if self.whole:
+            return f"{article(self.sg)} {self.sg} from {self.whole}"
+        head = self.a_head or f"{article(self.sg)} {self.sg}"
+        return f"{head}{self.loc_from}{self.post(False)}{self.tail}"
+
+    def some(self, n: int, up_to: bool) -> str:
+        if n == 1 and not up_to:
+            return self.a_one()
+        if self.ref:
+            return self.ref[1]
+        lead = "up to " if up_to else ""
+        noun = self.sg if n == 1 else self.pl
+        if self.whole:
+            return f"{lead}{n} {noun} from {self.whole}"
+        return f"{lead}{n} {noun}{self.loc_from}{self.post(n != 1)}{self.tail}"
+
+    def phrase(self) -> str:
+        """The plural without an article: "cards in your hand"."""
+        if self.whole or self.ref or self.indef:
+            return f"cards among {self.definite()}" if self.elem == CARD else self.definite()
+        return f"{self.pl}{self.loc_in}{self.post(True)}"
+
+    def per(self) -> str:
+        """The singular after "each": "card in your hand"."""
+        if self.whole or self.ref or self.indef:
+            return f"card among {self.definite()}" if self.elem == CARD else f"one of {self.definite()}"
+        return f"{self.sg}{self.loc_in}{self.post(False)}"
+
+    def count(self) -> str:
+        return f"the number of {self.phrase()}"
+
+
+@dataclass
+class EitherNP(NP):
+    """`A otherwise B`: A, or B when A is empty."""
+
+    first: NP | None = None
+    fallback: NP | None = None
+
+    def definite(self) -> str:
+        return f"{self.first.definite()} (or, if there are none, {self.fallback.definite()})"
+
+    def a_one(self) -> str:
+        if self.fallback.loc_from and self.fallback.loc_from == self.first.loc_from and not self.fallback.posts:
+            return f"{self.first.a_one()} (or, if there is none, any {self.fallback.sg})"
+        return f"{self.first.a_one()} (or, if there is none, {self.fallback.a_one()})"
+
+    def some(self, n: int, up_to: bool) -> str:
+        return f"{self.first.some(n, up_to)} (or, if there are none, {self.fallback.some(n, up_to)})"
+
+    def phrase(self) -> str:
+        return f"{self.first.phrase()} (or, if there are none, {self.fallback.phrase()})"
+
+    def per(self) -> str:
+        return self.first.per()
+
+
+# ----------------------------------------------------------------- renderer
+
+
+Line = tuple[int, str]  # (depth, text): text is a clause, made a sentence at the end
+
+
+def indent(lines: list[Line]) -> list[Line]:
+    return [(d + 1, t) for d, t in lines]
+
+
+class Renderer:
+    def __init__(self, checked: CheckedPower):
+        self.power = checked.power
+        self.types = checked.types
+
+    # ------------------------------------------------------------- helpers
+    def type_of(self, node: ast.Node) -> str | None:
+        return self.types.get(id(node))
+
+    def element_of(self, node: ast.Node) -> str:
+        t = as_set(self.type_of(node))
+        return ELEMENT_OF.get(t, CARD) if t else CARD
+
+    def var(self, node: ast.Node, ctx: Ctx) -> Var | None:
+        if isinstance(node, ast.NameRef):
+            return ctx.vars.get(node.name)
+        return None
+
+    # ------------------------------------------------------- Communities
+    def who(self, node: ast.Node | None, ctx: Ctx) -> Who:
+        if node is None:
+            return SELF
+        if isinstance(node, ast.NameRef):
+            if node.name == "self":
+                return SELF
+            if node.name == "it" and isinstance(ctx.it, Who):
+                return ctx.it
+            if node.name == "leader":
+                return Who("the Community that led the trick", "the Community that led the trick", "the leading Community's")
+            v = ctx.vars.get(node.name)
+            if v is not None:
+                if v.inline is not None:
+                    return self.who(v.inline, ctx)
+                if v.label is not None:
+                    return Who(v.label, v.label, f"{v.label}'s")
+                if node.name == ctx.actor:
+                    return Who("it", "it", "its", is_actor=True)
+                if node.name == ctx.recent and ctx.actor is None:
+                    return Who("that Community", "it", "its")
+                return Who("that Community", "that Community", "that Community's")
+        if isinstance(node, ast.Neighbour):
+            base = self.who(node.of, ctx)
+            text = f"{base.poss} {node.side} neighbour"
+            return Who(text, text, f"{text}'s")
+        text = self.group(node, ctx).definite()
+        return Who(text, text, f"{text}'s")
+
+    def faction(self, node: ast.Node, ctx: Ctx) -> str:
+        if isinstance(node, ast.FactionLit):
+            return node.name
+        if isinstance(node, ast.NameRef):
+            if node.name == "led":
+                return "the Faction led"
+            v = ctx.vars.get(node.name)
+            if v is not None:
+                if v.inline is not None:
+                    return self.faction(v.inline, ctx)
+                return v.label or "that Faction"
+        if isinstance(node, ast.AttrOf) and node.attr == "faction":
+            return f"the Faction of {self.group(node.target, ctx).definite()}"
+        return self.group(node, ctx).definite()
+
+    # -------------------------------------------------------------- groups
+    def group(self, n: ast.Node, ctx: Ctx) -> NP:
+        if isinstance(n, ast.NameRef):
+            return self.named_group(n, ctx)
+        if isinstance(n, ast.ZoneRef):
+            owner = self.who(n.owner, ctx)
+            return NP(CARD, loc_in=f" in {owner.poss} {_ZONE_IN[n.zone]}",
+                      loc_from=f" from {owner.poss} {_ZONE_FROM[n.zone]}", owner=owner)
+        if isinstance(n, ast.Where):
+            return self.filtered(self.group(n.source, ctx).opened(), n.condition, ctx, self.element_of(n.source))
+        if isinstance(n, ast.Except):
+            base = self.group(n.source, ctx).opened()
+            if self.element_of(n.source) == FACTION or isinstance(n.removed, (ast.FactionLit, ast.ListLit)):
+                removed = self.faction_list(n.removed, ctx)
+            else:
+                removed = self.group(n.removed, ctx).definite()
+            return replace(base, posts=base.posts + ((f"other than {removed}",) * 2,), the_all=None)
+        if isinstance(n, ast.Otherwise):
+            first, fallback = self.group(n.first, ctx), self.group(n.fallback, ctx)
+            return EitherNP(first.elem, first.sg, first.pl, first=first, fallback=fallback)
+        if isinstance(n, ast.WithExtreme):
+            return self.extreme_group(n, ctx)
+        if isinstance(n, ast.Call):
+            return self.call_group(n, ctx)
+        if isinstance(n, ast.Arith) and n.op == "+":
+            left, right = self.group(n.left, ctx), self.group(n.right, ctx)
+            return NP(left.elem, left.sg, left.pl, whole=f"{left.definite()} and {right.definite()}")
+        if isinstance(n, ast.ListLit):
+            elem = self.element_of(n)
+            if elem == FACTION:
+                return NP(FACTION, "Faction", "Factions", whole=self.faction_list(n, ctx), one=len(n.items) == 1)
+            parts = [self.group(i, ctx).definite() for i in n.items]
+            return NP(elem, whole=join_words(parts) or "nothing", one=len(n.items) == 1)
+        if isinstance(n, ast.Neighbour):
+            w = self.who(n, ctx)
+            return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+        if isinstance(n, ast.FactionLit):
+            return NP(FACTION, "Faction", "Factions", ref=(n.name, n.name), one=True)
+        if isinstance(n, ast.AttrOf) and n.attr == "faction":
+            f = self.faction(n, ctx)
+            return NP(FACTION, "Faction", "Factions", ref=(f, f), one=True)
+        text = self.num(n, ctx)
+        return NP(self.element_of(n), ref=(text, text), one=True)
+
+    def faction_list(self, n: ast.Node, ctx: Ctx) -> str:
+        if isinstance(n, ast.ListLit):
+            return join_words([self.faction(i, ctx) for i in n.items]) or "no Faction"
+        return self.faction(n, ctx)
+
+    def named_group(self, n: ast.NameRef, ctx: Ctx) -> NP:
+        name = n.name
+        v = ctx.vars.get(name)
+        if v is not None:
+            if v.inline is not None:
+                return self.group(v.inline, ctx)
+            if v.kind == COMMUNITY and not v.many:
+                w = self.who(n, ctx)
+                return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+            if v.kind == FACTION and not v.many:
+                f = self.faction(n, ctx)
+                return NP(FACTION, "Faction", "Factions", ref=(f, f), one=True)
+            return NP(v.kind, ref=self.thing_ref(v, ctx), one=not v.many)
+        if name == "it":
+            if isinstance(ctx.it, Who):
+                return NP(COMMUNITY, "Community", "Communities", ref=(ctx.it.subj, ctx.it.obj), one=True)
+            ref = ctx.it if isinstance(ctx.it, tuple) else ("it", "it")
+            return NP(CARD, ref=ref, one=True)
+        if name == "others":
+            return NP(COMMUNITY, "other Community", "other Communities", a_head="another Community",
+                      the_all="the other Communities", order=", starting with your left neighbour")
+        if name == "everyone":
+            return NP(COMMUNITY, "Community", "Communities", a_head="any Community", tail=", yourself included",
+                      the_all="every Community", order=", starting with you")
+        if name == "factions":
+            return NP(FACTION, "Faction in play", "Factions in play", the_all="the Factions in play")
+        if name == "reserve":
+            return NP(CARD, loc_in=" in the Reserve", loc_from=" from the Reserve", the_all="the Reserve")
+        if name == "trick":
+            return NP(CARD, loc_in=" of this trick", loc_from=" from this trick")
+        if name == "encounter":
+            return NP(CARD, "Encounter card", "Encounter cards", whole="the Encounter card", one=True)
+        if name == "this":
+            return NP(CARD, whole="this card", one=True)
+        if name == "played":
+            return NP(CARD, whole="the card played", one=True)
+        if name in ("self", "leader"):
+            w = self.who(n, ctx)
+            return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+        if name == "led":
+            return NP(FACTION, "Faction", "Factions", ref=("the Faction led", "the Faction led"), one=True)
+        text = self.num(n, ctx)
+        return NP(self.element_of(n), ref=(text, text), one=True)
+
+    def thing_ref(self, v: Var, ctx: Ctx) -> tuple[str, str]:
+        """A chosen card, a chosen group of cards or Communities, a picked card."""
+        if v.label is not None:
+            return (v.label, v.label)
+        noun = {CARD: "card", COMMUNITY: "Community", FACTION: "Faction"}.get(v.kind, "thing")
+        nouns = {CARD: "cards", COMMUNITY: "Communities", FACTION: "Factions"}.get(v.kind, "things")
+        if v.name == ctx.recent and ctx.actor is None and v.kind == CARD:
+            return ("they", "them") if v.many else ("it", "it")
+        return (f"those {nouns}", f"those {nouns}") if v.many else (f"that {noun}", f"that {noun}")
+
+    def filtered(self, base: NP, cond: ast.Compare, ctx: Ctx, elem: str) -> NP:
+        base = replace(base, the_all=None)
+        left, right, op = cond.left, cond.right, cond.op
+        if isinstance(right, ast.BareAttr) and not isinstance(left, ast.BareAttr):
+            left, right, op = right, left, _FLIP.get(op, op)
+        if elem == CARD and isinstance(left, ast.BareAttr):
+            if left.attr == "faction" and op in ("==", "!="):
+                if isinstance(right, ast.FactionLit):
+                    name = right.name
+                    if op == "==" and base.sg == "card":
+                        return replace(base, sg=singular(name), pl=plural(name))
+                    if op == "==":
+                        return replace(base, posts=base.posts + ((f"that is {article(name)} {singular(name)}", f"that are {plural(name)}"),))
+                    return replace(base, posts=base.posts + ((f"that is not {article(name)} {singular(name)}", f"that are not {plural(name)}"),))
+                f = self.faction(right, ctx)
+                if op == "==":
+                    return replace(base, sg=f"{base.sg} of {f}", pl=f"{base.pl} of {f}")
+                return replace(base, sg=f"{base.sg} not of {f}", pl=f"{base.pl} not of {f}")
+            if left.attr in ("value", "survivors"):
+                words = f"with {'a value' if left.attr == 'value' else 'a Survivors number'} {_ATTR_OP[op]} {self.num(right, ctx)}"
+                return replace(base, posts=base.posts + ((words, words),))
+        if elem == COMMUNITY:
+            one = self.cond(cond, replace(ctx, it=REL_ONE))
+            many = self.cond(cond, replace(ctx, it=REL_MANY))
+            if not one.startswith("that "):
+                one = many = f"for which {self.cond(cond, replace(ctx, it=Who('it', 'it', 'its')))}"
+            return replace(base, posts=base.posts + ((one, many),))
+        ref = ("it", "it") if elem == CARD else ("it", "it")
+        words = f"for which {self.cond(cond, replace(ctx, it=ref))}"
+        return replace(base, posts=base.posts + ((words, words),))
+
+    def extreme_group(self, n: ast.WithExtreme, ctx: Ctx) -> NP:
+        base = replace(self.group(n.source, ctx).opened(), the_all=None)
+        strictly = n.extreme.startswith("strictly")
+        most = n.extreme.endswith("most")
+        if self.element_of(n.source) == COMMUNITY:
+            key_one = self.key_phrase(n.key, replace(ctx, it=REL_ONE))
+            key_many = self.key_phrase(n.key, replace(ctx, it=REL_MANY))
+            word = "most" if most else "fewest"
+            one = f"with the {word} {key_one}"
+            many = f"with the {word} {key_many}"
+            if strictly:
+                return replace(base, posts=base.posts + ((one + " (nobody if several are tied)",) * 2,), one=True)
+            return replace(base, posts=base.posts + ((one, many + " (all of them if tied)"),))
+        if isinstance(n.key, ast.BareAttr):
+            key = _ATTR_NOUN[n.key.attr]
+            word = "highest" if most else "lowest"
+        else:
+            key = self.num(n.key, replace(ctx, it=("it", "it")))
+            word = "greatest" if most else "smallest"
+        words = f"of {word} {key}" + (" (none if several are tied)" if strictly else "")
+        return replace(base, posts=base.posts + ((words, words),), one=strictly)
+
+    def key_phrase(self, key: ast.Node, ctx: Ctx) -> str:
+        if isinstance(key, ast.Call) and key.function == "count" and len(key.args) == 1:
+            return self.group(key.args[0], ctx).phrase()
+        return self.num(key, ctx)
+
+    def call_group(self, n: ast.Call, ctx: Ctx) -> NP:
+        fn = n.function
+        src = self.group(n.args[0], ctx)
+        literal = n.args[1].value if len(n.args) > 1 and isinstance(n.args[1], ast.IntLit) else (1 if len(n.args) == 1 else None)
+        count = str(literal) if literal is not None else self.num(n.args[1], ctx)
+        single = literal == 1
+        if fn == "random":
+            what = src.opened()
+            noun = what.sg if single else what.pl
+            pick = f"{article(noun)} {noun}" if single else f"{count} {noun}"
+            return NP(src.elem, src.sg, src.pl, indef=f"{pick} at random{what.loc_from}{what.post(not single)}", one=single)
+        if fn in ("highest", "lowest"):
+            what = src.opened()
+            noun = what.sg if single else f"{count} {what.pl}"
+            return NP(src.elem, src.sg, src.pl, whole=f"the {noun} of {fn} value{what.loc_in}{what.post(not single)}", one=single)
+        if fn in ("first", "last"):
+            if isinstance(n.args[0], ast.NameRef) and n.args[0].name == "reserve":
+                end = "top" if fn == "first" else "bottom"
+                return NP(CARD, whole=f"the {end} card of the Reserve" if single else f"the {end} {count} cards of the Reserve",
+                          one=single, size=literal)
+            what = src.opened()
+            noun = what.sg if single else f"{count} {what.pl}"
+            return NP(src.elem, src.sg, src.pl, whole=f"the {fn} {noun}{what.loc_in}{what.post(not single)}", one=single)
+        text = self.num(n, ctx)
+        return NP(src.elem, ref=(text, text))
+
+    # ------------------------------------------------------------- numbers
+    def num(self, n: ast.Node, ctx: Ctx) -> str:
+        if isinstance(n, ast.IntLit):
+            return str(n.value)
+        if isinstance(n, ast.NameRef):
+            v = ctx.vars.get(n.name)
+            if v is not None:
+                if v.inline is not None:
+                    return self.num(v.inline, ctx)
+                return v.label or n.name
+            return {"round": "the round number", "players": "the number of Communities"}.get(n.name, n.name)
+        if isinstance(n, ast.BareAttr):
+            subject = ctx.it[1] if isinstance(ctx.it, tuple) else "it"
+            return f"its {_ATTR_NOUN[n.attr]}" if subject == "it" else f"the {_ATTR_NOUN[n.attr]} of {subject}"
+        if isinstance(n, ast.AttrOf):
+            target = self.group(n.target, ctx).definite()
+            if n.attr == "survivors":
+                return f"the Survivors printed on {target}"
+            return f"the {_ATTR_NOUN[n.attr]} of {target}"
+        if isinstance(n, ast.Call):
+            if n.function == "count":
+                return self.group(n.args[0], ctx).count()
+            if n.function == "population":
+                return f"{self.who(n.args[0], ctx).poss} Survivors"
+            if n.function in ("min", "max", "sum"):
+                parts = [self.num(a, ctx) for a in n.args]
+                if len(parts) == 1:
+                    return parts[0]
+                if n.function == "sum":
+                    return f"the sum of {join_words(parts)}"
+                word = {"min": "smaller", "max": "larger"}[n.function] if len(parts) == 2 else {"min": "smallest", "max": "largest"}[n.function]
+                return f"the {word} of {join_words(parts)}"
+            return self.group(n, ctx).definite()
+        if isinstance(n, ast.Comprehension):
+            return self.comprehension(n, ctx)
+        if isinstance(n, ast.Arith):
+            a, b = self.num(n.left, ctx), self.num(n.right, ctx)
+            if n.op == "*":
+                if isinstance(n.right, ast.IntLit) and not isinstance(n.left, ast.IntLit):
+                    a, b = b, a
+                if a == "2":
+                    return f"twice {b}"
+                return f"{a} times {b}"
+            if n.op == "/":
+                return f"{a} divided by {b} (rounded down)"
+            return f"{a} {'plus' if n.op == '+' else 'minus'} {b}"
+        if isinstance(n, ast.Neg):
+            return f"minus {self.num(n.operand, ctx)}"
+        return self.group(n, ctx).definite()
+
+    def comprehension(self, n: ast.Comprehension, ctx: Ctx) -> str:
+        src = self.group(n.source, ctx)
+        body = n.body
+        if isinstance(body, ast.AttrOf) and isinstance(body.target, ast.NameRef) and body.target.name == n.var \
+                and body.attr in ("value", "survivors"):
+            noun = _ATTR_NOUN[body.attr]
+            if n.function == "sum":
+                if body.attr == "survivors":
+                    return f"the total Survivors printed on {src.definite()}"
+                return f"the total {noun} of {src.definite()}"
+            word = "highest" if n.function == "max" else "lowest"
+            return f"the {word} {noun} among {src.definite()}"
+        elem = self.element_of(n.source)
+        inner = ctx.bind(Var(n.var, elem), recent=True)
+        if isinstance(body, ast.Call) and body.function == "count" and len(body.args) == 1:
+            step = f"count {self.group(body.args[0], inner).definite()}"
+        else:
+            step = f"work out {self.num(body, inner)}"
+        ctx.pre.append(f"for each {src.per()}, {step}")
+        return {"sum": "the total of these numbers", "min": "the lowest of these numbers", "max": "the highest of these numbers"}[n.function]
+
+    def amount(self, n: ast.Node, ctx: Ctx) -> str:
+        """A number of Survivors to gain or lose."""
+        if isinstance(n, ast.IntLit):
+            return survivors(n.value)
+        if isinstance(n, ast.NameRef):
+            v = ctx.vars.get(n.name)
+            if v is not None and v.inline is not None:
+                return self.amount(v.inline, ctx)
+        per = self.per_each(n, ctx)
+        if per is not None:
+            k, what = per
+            return f"{survivors(k)} for each {what}"
+        if isinstance(n, ast.Arith) and n.op in "+-" and isinstance(n.left, ast.IntLit):
+            per = self.per_each(n.right, ctx)
+            if per is not None:
+                k, what = per
+                word = "plus" if n.op == "+" else "minus"
+                return f"{survivors(n.left.value)} {word} {k} for each {what}"
+        if isinstance(n, ast.Call) and n.function == "max" and len(n.args) == 2:
+            zeros = [a for a in n.args if isinstance(a, ast.IntLit) and a.value == 0]
+            others = [a for a in n.args if not (isinstance(a, ast.IntLit) and a.value == 0)]
+            if zeros and len(others) == 1:
+                return f"{self.amount(others[0], ctx)} (never fewer than 0)"
+        return f"Survivors equal to {self.num(n, ctx)}"
+
+    def per_each(self, n: ast.Node, ctx: Ctx) -> tuple[int, str] | None:
+        """`count(G)` → (1, "card of G"); `k * count(G)` → (k, ...)."""
+        if isinstance(n, ast.NameRef):
+            v = ctx.vars.get(n.name)
+            if v is not None and v.inline is not None:
+                return self.per_each(v.inline, ctx)
+            return None
+        if isinstance(n, ast.Call) and n.function == "count" and len(n.args) == 1:
+            return 1, self.group(n.args[0], ctx).per()
+        if isinstance(n, ast.Arith) and n.op == "*":
+            for k, other in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(k, ast.IntLit):
+                    inner = self.per_each(other, ctx)
+                    if inner is not None:
+                        return k.value * inner[0], inner[1]
+        return None
+
+    # ---------------------------------------------------------- conditions
+    def cond(self, n: ast.Node, ctx: Ctx) -> str:
+        if isinstance(n, ast.Logic):
+            parts = []
+            for side in (n.left, n.right):
+                text = self.cond(side, ctx)
+                if isinstance(side, ast.Logic) and side.op != n.op:
+                    text = f"either {text}" if side.op == "or" else f"both {text}"
+                parts.append(text)
+            left, right = parts
+            subject = "you have "
+            if n.op == "and" and left.startswith(subject) and right.startswith(subject):
+                # "you have 7 or more Xs in your zone and more of them than every other Community"
+                right = right[len(subject):]
+                topic = self.count_topic(self.resolve_compare(n.left, ctx), ctx)
+                for word in ("the most ", "the fewest ", "more ", "fewer "):
+                    if topic and right.startswith(word + topic):
+                        right = word + "of them" + right[len(word + topic):]
+            return f"{left} {n.op} {right}"
+        if isinstance(n, ast.Not):
+            inner = n.operand
+            if isinstance(inner, ast.Compare) and inner.op in _NEGATE:
+                return self.cond(replace(inner, op=_NEGATE[inner.op]), ctx)
+            return f"it is not the case that {self.cond(inner, ctx)}"
+        if isinstance(n, ast.Compare):
+            return self.compare(n, ctx)
+        if isinstance(n, ast.NameRef):
+            v = ctx.vars.get(n.name)
+            if v is not None and v.inline is not None:
+                return self.cond(v.inline, ctx)
+            if n.name == "void":
+                return "the Community that played it has no card of the Faction led"
+            if n.name in ("true", "false"):
+                return "always" if n.name == "true" else "never"
+            return f"{(v.label if v and v.label else n.name)} holds"
+        return self.num(n, ctx)
+
+    def resolve(self, n: ast.Node, ctx: Ctx) -> ast.Node:
+        """A let that is rendered where it is used: its value."""
+        while isinstance(n, ast.NameRef) and n.name in ctx.vars and ctx.vars[n.name].inline is not None:
+            n = ctx.vars[n.name].inline
+        return n
+
+    def resolve_compare(self, n: ast.Node, ctx: Ctx) -> ast.Node:
+        n = self.resolve(n, ctx)
+        if isinstance(n, ast.Compare):
+            return replace(n, left=self.resolve(n.left, ctx), right=self.resolve(n.right, ctx))
+        return n
+
+    def count_topic(self, n: ast.Node, ctx: Ctx) -> str | None:
+        """What a comparison counts, as a plural phrase: "Xs in your Expedition zone"."""
+        if isinstance(n, ast.Compare):
+            for side in (n.left, n.right):
+                if self.is_count(side):
+                    return self.group(side.args[0], ctx).phrase()
+        return None
+
+    def compare(self, n: ast.Compare, ctx: Ctx) -> str:
+        op, left, right = n.op, self.resolve(n.left, ctx), self.resolve(n.right, ctx)
+        if op in ("in", "not in"):
+            return self.membership(op, left, right, ctx)
+        if self.is_count(right) and not self.is_count(left):
+            op, left, right = _FLIP[op], right, left
+        if self.is_count(left):
+            return self.count_cond(op, left, right, ctx)
+        lt, rt = self.type_of(left), self.type_of(right)
+        if FACTION in (lt, rt):
+            if isinstance(left, ast.AttrOf) and left.attr == "faction" and isinstance(right, ast.FactionLit) and op in ("==", "!="):
+                thing = self.group(left.target, ctx).subject()
+                name = right.name
+                return f"{thing} {'is' if op == '==' else 'is not'} {article(name)} {singular(name)}"
+            return f"{self.faction(left, ctx)} {_OP_WORDS[op]} {self.faction(right, ctx)}"
+        if COMMUNITY in (lt, rt):
+            a, b = self.who(left, ctx), self.who(right, ctx)
+            verb = conj(a, "are", "is")
+            return f"{a.subj} {verb}{' not' if op == '!=' else ''} {b.obj}"
+        if lt == "Side" or rt == "Side":
+            side = {"plus": "the + side", "minus": "the − side"}
+            words = [side.get(x.name, "the side of the trick") if isinstance(x, ast.NameRef) else "?" for x in (left, right)]
+            return f"{words[0]} {_OP_WORDS.get(op, op)} {words[1]}"
+        if lt == CARD or rt == CARD:
+            a, b = self.group(left, ctx).subject(), self.group(right, ctx).definite()
+            return f"{a} {'is' if op == '==' else 'is not'} {b}"
+        return f"{self.num(left, ctx)} {_OP_WORDS.get(op, op)} {self.num(right, ctx)}"
+
+    def is_count(self, n: ast.Node, ctx: Ctx | None = None) -> bool:
+        return isinstance(n, ast.Call) and n.function == "count" and len(n.args) == 1
+
+    def membership(self, op: str, left: ast.Node, right: ast.Node, ctx: Ctx) -> str:
+        negated = op == "not in"
+        if isinstance(right, ast.WithExtreme) and self.element_of(right.source) == COMMUNITY:
+            text = self.extreme_clause(self.who(left, ctx), right, ctx)
+            return f"it is not the case that {text}" if negated else text
+        elem = self.element_of(right)
+        if elem == COMMUNITY:
+            w = self.who(left, ctx)
+            group = self.group(right, ctx)
+            return f"{w.subj} {conj(w, 'are', 'is')}{' not' if negated else ''} one of {group.definite()}"
+        if elem == FACTION:
+            return f"{self.faction(left, ctx)} is{' not' if negated else ''} one of {self.faction_list(right, ctx)}"
+        thing = self.group(left, ctx).subject()
+        where = self.group(right, ctx).definite()
+        return f"{thing} is{' not' if negated else ''} among {where}"
+
+    def extreme_clause(self, who: Who, n: ast.WithExtreme, ctx: Ctx) -> str:
+        key_ctx = replace(ctx, it=who)
+        everyone = isinstance(n.source, ast.NameRef) and n.source.name == "everyone"
+        strictly = n.extreme.startswith("strictly")
+        most = n.extreme.endswith("most")
+        if self.is_count(n.key):
+            what = self.group(n.key.args[0], key_ctx).phrase()
+            have = conj(who, "have", "has")
+            if everyone:
+                if strictly:
+                    return f"{who.subj} {have} {'more' if most else 'fewer'} {what} than every other Community"
+                return f"{who.subj} {have} the {'most' if most else 'fewest'} {what} (ties included)"
+            group = self.group(n.source, ctx).definite()
+            return (f"{who.subj} {conj(who, 'are', 'is')} {'the one' if strictly else 'one'} of {group} "
+                    f"with the {'most' if most else 'fewest'} {what}" + (" (nobody if tied)" if strictly else ""))
+        value = self.num(n.key, key_ctx)
+        word = "highest" if most else "lowest"
+        if everyone:
+            if strictly:
+                return f"{value} is {'higher' if most else 'lower'} than every other Community's"
+            return f"{value} is the {word} of all Communities (ties included)"
+        return f"{who.subj} {conj(who, 'are', 'is')} one of {self.group(n.source, ctx).definite()} with the {word} {value}"
+
+    def count_cond(self, op: str, left: ast.Call, right: ast.Node, ctx: Ctx) -> str:
+        g = self.group(left.args[0], ctx)
+        owner = g.owner
+        have_form = owner is not None and (owner.is_self or owner.relative or owner.is_actor) and not g.whole and not g.ref
+        if isinstance(right, ast.NameRef):
+            v = ctx.vars.get(right.name)
+            if v is not None and v.inline is not None:
+                right = v.inline
+        if isinstance(right, ast.IntLit) and g.whole and g.one:
+            if (op, right.value) in ((">", 0), (">=", 1), ("!=", 0), ("==", 1)):
+                return f"there is {article(g.sg)} {g.sg}"
+            if (op, right.value) in (("==", 0), ("<", 1), ("<=", 0)):
+                return f"there is no {g.sg}"
+        if isinstance(right, ast.IntLit):
+            qty, one = self.quantity(op, right.value, g)
+            where = f"{g.loc_in}{g.post(not one)}"
+            if g.whole or g.ref or g.indef:
+                where = f" among {g.definite()}"
+            if have_form:
+                return f"{owner.subj} {conj(owner, 'have', 'has')} {qty}{where}"
+            return f"there {'is' if one else 'are'} {qty}{where}"
+        if self.is_count(right):
+            h = self.group(right.args[0], ctx)
+            if g.pl == h.pl and g.posts == h.posts and owner is not None and h.owner is not None \
+                    and g.loc_in.split(" ")[-1] == h.loc_in.split(" ")[-1]:
+                more, than = {"<": ("fewer", "than"), ">": ("more", "than"), "<=": ("at most as many", "as"),
+                              ">=": ("at least as many", "as"), "==": ("as many", "as"), "!=": ("not as many", "as")}[op]
+                if have_form:
+                    return f"{owner.subj} {conj(owner, 'have', 'has')} {more} {g.phrase()} {than} {h.owner.subj}"
+                return f"there are {more} {g.phrase()} {than} {h.phrase()}"
+        return f"{g.count()} {_OP_WORDS[op]} {self.num(right, ctx)}"
+
+    @staticmethod
+    def quantity(op: str, k: int, g: NP) -> tuple[str, bool]:
+        """How many, in words, and whether the verb is singular."""
+        if (op, k) in ((">", 0), (">=", 1), ("!=", 0)):
+            return f"at least one {g.sg}", True
+        if (op, k) in (("==", 0), ("<", 1), ("<=", 0)):
+            return f"no {g.pl}", False
+        if op == ">=":
+            return f"{k} or more {g.pl}", False
+        if op == ">":
+            return (f"more than one {g.sg}", True) if k == 1 else (f"more than {k} {g.pl}", False)
+        if op == "<=":
+            return (f"at most one {g.sg}", True) if k == 1 else (f"{k} or fewer {g.pl}", False)
+        if op == "<":
+            return f"fewer than {k} {g.pl}", False
+        if op == "==":
+            return (f"exactly one {g.sg}", True) if k == 1 else (f"exactly {k} {g.pl}", False)
+        return f"a number of {g.pl} other than {k}", False
+
+    # ---------------------------------------------------------- statements
+    def block(self, statements: tuple[ast.Node, ...], ctx: Ctx) -> list[Line]:
+        lines: list[Line] = []
+        for i, s in enumerate(statements):
+            sctx = replace(ctx, pre=[])
+            last = i == len(statements) - 1
+            if isinstance(s, ast.Let):
+                out, ctx = self.let(s, statements[i + 1:], sctx)
+                ctx = replace(ctx, pre=[])
+            else:
+                out = self.statement(s, sctx, last)
+            lines.extend((0, p) for p in sctx.pre)
+            lines.extend(out)
+        return lines
+
+    def clause(self, who: Who, base: str, third: str, rest: str, ctx: Ctx) -> str:
+        if who.is_self and ctx.actor is None:
+            return f"{base} {rest}".rstrip()
+        return f"{who.subj} {conj(who, base, third)} {rest}".rstrip()
+
+    def statement(self, s: ast.Node, ctx: Ctx, last: bool) -> list[Line]:
+        if isinstance(s, ast.Choose):
+            return self.choose(s, ctx, last)
+        if isinstance(s, ast.If):
+            return self.if_(s, ctx)
+        if isinstance(s, ast.Each):
+            return self.each(s, ctx)
+        if isinstance(s, ast.Move):
+            return [(0, self.move(s, ctx))]
+        if isinstance(s, ast.Draw):
+            return [(0, self.draw(s, ctx))]
+        if isinstance(s, ast.Score):
+            who = self.who(s.whom, ctx)
+            sign, amount = s.sign, s.amount
+            while isinstance(amount, ast.Neg):  # "lose -3" gains 3
+                sign, amount = -sign, amount.operand
+            verb = ("gain", "gains") if sign > 0 else ("lose", "loses")
+            return [(0, self.clause(who, *verb, self.amount(amount, ctx), ctx))]
+        if isinstance(s, ast.Deal):
+            return [(0, self.deal(s, ctx))]
+        if isinstance(s, ast.NextLeader):
+            who = self.who(s.who, ctx)
+            return [(0, f"{who.subj} {conj(who, 'lead', 'leads')} the next trick")]
+        if isinstance(s, ast.NextLead):
+            return [(0, f"the Faction led of the next trick is {self.faction(s.faction, ctx)}, whatever card its leader plays")]
+        if isinstance(s, ast.SetVar):
+            v = ctx.vars.get(s.name)
+            label = v.label if v and v.label else s.name
+            return [(0, f"{label} now becomes {self.value(s.value, ctx)}")]
+        if isinstance(s, ast.Ask):
+            who = self.who(s.chooser, ctx)
+            head = f"if {who.subj} {conj(who, 'answer', 'answers')} yes to “{s.prompt}”"
+            return self.conditional(head, s.yes, s.no, ctx)
+        if isinstance(s, ast.Repeat):
+            body = self.block(s.body.statements, ctx)
+            times = "once" if s.count == 1 else "twice" if s.count == 2 else f"{s.count} times"
+            return self.headed(f"do this {times}", body)
+        raise TypeError(f"unknown statement {type(s).__name__}")  # pragma: no cover
+
+    def value(self, n: ast.Node, ctx: Ctx) -> str:
+        t = self.type_of(n)
+        if t == "Number":
+            return self.num(n, ctx)
+        if t == "Yes/No":
+            return f"whether {self.cond(n, ctx)}"
+        if t == FACTION:
+            return self.faction(n, ctx)
+        if t == COMMUNITY:
+            return self.who(n, ctx).obj
+        return self.group(n, ctx).definite()
+
+    @staticmethod
+    def headed(head: str, body: list[Line]) -> list[Line]:
+        if not body:
+            return [(0, f"{head}: nothing happens")]
+        if len(body) == 1 and body[0][0] == 0:
+            return [(0, f"{head}: {body[0][1]}")]
+        return [(0, f"{head}:")] + indent(body)
+
+    # ---- let
+    def let(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> tuple[list[Line], Ctx]:
+        t = self.type_of(s.value)
+        kind = ELEMENT_OF.get(as_set(t), t) if t else CARD
+        many = as_set(t) is not None and t == as_set(t)
+        if self.inlinable(s, rest, ctx):
+            return [], ctx.bind(Var(s.name, kind, many, inline=s.value), recent=False)
+        if kind == CARD:
+            g = self.group(s.value, ctx)
+            one = g.one
+            var = Var(s.name, CARD, many=not one)
+            text = f"pick {g.definite()}" if g.indef else f"take note of {g.definite()}"
+            return [(0, text)], ctx.bind(var, recent=True)
+        label = s.name.replace("_", " ")
+        var = Var(s.name, kind, many, label=f"“{label}”")
+        return [(0, f"let “{label}” be {self.value(s.value, ctx)}")], ctx.bind(var, recent=False)
+
+    def inlinable(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> bool:
+        if any(_sets(r, s.name) for r in rest):
+            return False
+        for node in ast.walk(s.value):
+            if isinstance(node, ast.Call) and node.function == "random":
+                return False
+            if isinstance(node, ast.NameRef) and node.name in ctx.vars:
+                v = ctx.vars[node.name]
+                if v.inline is None and node.name != ctx.actor:
+                    return False
+        t = self.type_of(s.value)
+        if t in (COMMUNITY, FACTION):
+            return True
+        return not any(_moves(r) for r in rest)
+
+    # ---- choose
+    def choose(self, s: ast.Choose, ctx: Ctx, last: bool) -> list[Line]:
+        g = self.group(s.source, ctx)
+        elem = self.element_of(s.source)
+        if s.mode == "exactly" and g.size == s.count:
+            what = f"{g.definite()}, one at a time"  # every card of the group: only their order is chosen
+        else:
+            what = g.a_one() if s.mode == "one" else g.some(s.count, s.mode == "up_to")
+        if s.otherwise is None and isinstance(s.source, (ast.Where, ast.WithExtreme)):
+            what += ", if any"  # a filtered group may be empty: then nothing happens
+        chooser = self.who(s.chooser, ctx)
+        intro = self.clause(chooser, "choose", "chooses", what, ctx)
+        var = Var(s.name, elem, many=s.mode != "one", ordered=s.mode != "one")
+        body = self.block(s.body.statements, ctx.bind(var))
+        lines: list[Line]
+        if not body:
+            lines = [(0, intro)]
+        elif body[0][0] == 0 and (len(body) == 1 or (last and s.otherwise is None)):
+            lines = [(0, f"{intro}. {cap(body[0][1])}")] + body[1:]
+        else:
+            lines = [(0, f"{intro}, then:")] + indent(body)
+        if s.otherwise is not None:
+            lines += self.headed("if there is nothing to choose", self.block(s.otherwise.statements, ctx))
+        return lines
+
+    # ---- if
+    def if_(self, s: ast.If, ctx: Ctx) -> list[Line]:
+        return self.conditional(f"if {self.cond(s.condition, ctx)}", s.then, s.otherwise, ctx)
+
+    def conditional(self, head: str, then: ast.Block, otherwise: ast.Block | None, ctx: Ctx) -> list[Line]:
+        body = self.block(then.statements, ctx)
+        if otherwise is None and len(body) == 1 and body[0][0] == 0 and ":" not in body[0][1] and ". " not in body[0][1]:
+            return [(0, f"{head}, {body[0][1]}")]
+        lines = self.headed(head, body)
+        if otherwise is not None:
+            if len(otherwise.statements) == 1 and isinstance(otherwise.statements[0], ast.If):
+                chained = self.if_(otherwise.statements[0], ctx)
+                lines += [(chained[0][0], f"otherwise, {chained[0][1]}")] + chained[1:]
+            else:
+                lines += self.headed("otherwise", self.block(otherwise.statements, ctx))
+        return lines
+
+    # ---- each
+    def each(self, s: ast.Each, ctx: Ctx) -> list[Line]:
+        g = self.group(s.source, ctx)
+        elem = self.element_of(s.source)
+        if elem == COMMUNITY:
+            lead = f"each {g.per()}"
+            lead += ", all at the same time," if s.simultaneous else f" in turn{g.order},"
+            inner = ctx.bind(Var(s.name, COMMUNITY), recent=False, actor=s.name)
+            body = self.block(s.body.statements, inner)
+            if len(body) == 1 and body[0][0] == 0 and body[0][1].startswith("it "):
+                return [(0, f"{lead} {body[0][1][3:]}")]
+            return self.headed(lead.rstrip(","), body)
+        source_var = self.var(s.source, ctx)
+        if source_var is not None and source_var.inline is None:
+            lead = f"for each of {g.definite()}"
+        else:
+            lead = f"for each {g.per()}"
+        if s.simultaneous:
+            lead += ", all at the same time"
+        body = self.block(s.body.statements, ctx.bind(Var(s.name, elem)))
+        return self.headed(lead, body)
+
+    # ---- moves
+    def move(self, s: ast.Move, ctx: Ctx) -> str:
+        cards = self.group(s.cards, ctx)
+        d = s.dest
+        what = cards.definite()
+        many = cards.is_many()
+        note = ""
+        v = self.var(s.cards, ctx)
+        if d.kind == "reserve_top" and v is not None and v.ordered and v.many:
+            note = ", the first one chosen on top"
+        if d.kind in _DEST_ZONE:
+            owner = self.who(d.owner, ctx)
+            into = f"into {owner.poss} {_DEST_ZONE[d.kind]}"
+        else:
+            into = {"reserve_top": "on top of the Reserve", "reserve_bottom": "at the bottom of the Reserve",
+                    "discard": "into the discard"}[d.kind]
+            owner = None
+        if ctx.actor is None:
+            if d.kind == "discard":
+                return f"discard {what}"
+            if d.kind == "hand" and owner is not None and owner.is_self:
+                return f"take {what} into your hand"
+            verb = "put" if d.kind.startswith("reserve") else "move"
+            return f"{verb} {what} {into}{note}"
+        if d.kind == "hand" and owner is not None and owner.is_actor:
+            return f"it takes {what} into its hand"
+        subject = cards.subject()
+        if d.kind == "discard":
+            return f"{subject} {'are' if many else 'is'} discarded"
+        return f"{subject} {'go' if many else 'goes'} {into}{note}"
+
+    def draw(self, s: ast.Draw, ctx: Ctx) -> str:
+        who = self.who(s.whom, ctx)
+        if isinstance(s.count, ast.IntLit):
+            k = s.count.value
+            what = "the top card of the Reserve" if k == 1 else f"the top {k} cards of the Reserve"
+        else:
+            what = f"{self.num(s.count, ctx)} cards from the top of the Reserve"
+        return self.clause(who, "draw", "draws", what, ctx)
+
+    def deal(self, s: ast.Deal, ctx: Ctx) -> str:
+        cards = self.group(s.cards, ctx).definite()
+        to = self.group(s.to, ctx)
+        start = to.order.lstrip(", ") or "starting with the first of them"
+        text = f"deal {cards} one at a time into the Expedition zones of {to.definite()}, in turn {start}"
+        if s.order:
+            first, *rest = s.order
+            text += f", the card with the {first.direction} {_ATTR_NOUN[first.attr]} first"
+            for k in rest:
+                text += f" (on a tie, the {k.direction} {_ATTR_NOUN[k.attr]} first)"
+        return text
+
+    # -------------------------------------------------------------- rules
+    def rules(self, rules: tuple[ast.Rule, ...], faction: str | None, ctx: Ctx) -> list[Line]:
+        name = faction or self.power.name
+        one = singular(name)
+        a_one = f"{article(one)} {one}"
+        trumps = any(r.kind == "trumps" for r in rules)
+        lines: list[Line] = []
+        for r in rules:
+            if r.kind == "always_playable":
+                lines.append((0, f"{a_one} may be played in place of any card, even by a Community that could follow the Faction led"))
+            elif r.kind == "never_leads":
+                lines.append((0, f"{a_one} never sets the Faction led: the next card played that can set it does so instead"))
+            elif r.kind == "face_up":
+                lines.append((0, f"{a_one} in an Expedition zone lies face up, for everyone to see"))
+            elif r.kind == "carried_over":
+                lines.append((0, f"in a campaign, a Community with {a_one} in its Expedition zone at the end of a round keeps it "
+                                 f"for the next round: the {one} goes into its hand, and it is dealt one card fewer"))
+            elif r.kind == "blocks_led_power":
+                how = "this way" if trumps else "by trumping it"
+                lines.append((0, f"when {a_one} wins a trick {how}, the power of the Faction led is not triggered"))
+            elif r.kind == "trumps":
+                lines.append((0, self.trumps(a_one, r.condition, replace(ctx, it=("the card played", "the card played")))))
+        return lines
+
+    def trumps(self, a_one: str, condition: ast.Node | None, ctx: Ctx) -> str:
+        parts = list(_conjuncts(condition)) if condition is not None else []
+        by = " to a trick of another Faction"
+        whens: list[str] = []
+        unless: list[str] = []
+        for part in parts:
+            if isinstance(part, ast.NameRef) and part.name == "void":
+                by = " by a Community that has no card of the Faction led"
+            elif isinstance(part, ast.Compare) and part.op == "!=" and any(
+                    isinstance(x, ast.NameRef) and x.name == "led" for x in (part.left, part.right)):
+                unless.append(self.compare(replace(part, op="=="), ctx))
+            elif isinstance(part, ast.Not):
+                unless.append(self.cond(part.operand, ctx))
+            else:
+                whens.append(self.cond(part, ctx))
+        text = f"{a_one} played{by} wins the trick"
+        if whens:
+            text += f" if {join_words(whens)}"
+        if unless:
+            text += f", unless {join_words(unless, 'or')}"
+        return text + ". If several do, the best of them for the trick's side (+ or −) wins"
+
+    # -------------------------------------------------------------- hooks
+    def hook(self, h: ast.Hook, ctx: Ctx) -> list[Line]:
+        if h.timing == "win":
+            faction = self.power.binding.faction
+            timing = f"when you win a trick whose Faction led is {faction}" if faction else "when you win a trick"
+        else:
+            timing = "at the end of the round"
+            if self.power.binding.kind == "card":
+                timing += ", if this card is in your Expedition zone"
+            if any(isinstance(n, ast.Score) for n in ast.walk(h.body)):
+                timing += ", on top of what your cards are worth"
+        body = self.block(h.body.statements, ctx)
+        if len(body) == 1 and body[0][0] == 0 and ":" not in body[0][1]:
+            return [(0, f"{timing}: {body[0][1]}")]
+        return [(0, f"{timing}:")] + [(d, t) for d, t in body]
+
+    def section(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> list[list[Line]]:
+        """Paragraphs: the rules, then each hook."""
+        ctx = Ctx(self.types)
+        paragraphs = []
+        if rules:
+            paragraphs.append(self.rules(rules, self.power.binding.faction, ctx))
+        for h in hooks:
+            paragraphs.append(self.hook(h, ctx))
+        return paragraphs or [[(0, "no effect")]]
+
+
+def _sets(node: ast.Node, name: str) -> bool:
+    return any(isinstance(n, ast.SetVar) and n.name == name for n in ast.walk(node))
+
+
+def _moves(node: ast.Node) -> bool:
+    return any(isinstance(n, (ast.Move, ast.Draw, ast.Deal)) for n in ast.walk(node))
+
+
+def _conjuncts(node: ast.Node):
+    if isinstance(node, ast.Logic) and node.op == "and":
+        yield from _conjuncts(node.left)
+        yield from _conjuncts(node.right)
+    else:
+        yield node
+
+
+# ----------------------------------------------------------------- output
+
+
+@dataclass
+class CardText:
+    """The structure of a rendering: a header, and sections of paragraphs of lines."""
+
+    name: str
+    bound: str
+    sections: list[tuple[str | None, list[list[Line]]]]
+
+    def text(self) -> str:
+        out = [f"{self.name} — {self.bound}"]
+        for heading, paragraphs in self.sections:
+            out.append("")
+            if heading:
+                out.append(heading)
+            for i, paragraph in enumerate(paragraphs):
+                if i:
+                    out.append("")
+                out.extend(_line_text(d, t) for d, t in paragraph)
+        return "\n".join(out)
+
+    def markdown(self, level: int = 3) -> str:
+        out = [f"**{self.name}** — {self.bound}"]
+        for heading, paragraphs in self.sections:
+            if heading:
+                out += ["", f"{'#' * level} {heading}"]
+            for paragraph in paragraphs:
+                out.append("")
+                for d, t in paragraph:
+                    if d == 0 and out[-1] != "":
+                        out.append("")  # each top-level sentence is a paragraph; deeper ones a list
+                    out.append(_line_text(d, t))
+        return "\n".join(out)
+
+
+def sentence(text: str) -> str:
+    text = cap(text.strip())
+    if text.endswith((":", ".")):
+        return text
+    return text + "."
+
+
+def _line_text(depth: int, text: str) -> str:
+    if depth == 0:
+        return sentence(text)
+    return "  " * (depth - 1) + "- " + sentence(text)
+
+
+def _checked(power: ast.PowerFile | CheckedPower) -> CheckedPower:
+    if isinstance(power, CheckedPower):
+        return power
+    return check(power)
+
+
+def _heading(variant: ast.Variant) -> str:
+    word = VARIANT_WORDS.get(variant.kind, cap(variant.kind))
+    return f"{word} — {variant.title}" if variant.title else word
+
+
+def structure(power: ast.PowerFile | CheckedPower, variant: str | None = None) -> CardText:
+    checked = _checked(power)
+    tree = checked.power
+    r = Renderer(checked)
+    bound = BINDING_WORDS[tree.binding.kind]
+    if tree.binding.kind == "faction" and tree.binding.faction and tree.binding.faction != tree.name:
+        bound += f" of {tree.binding.faction}"
+    sections: list[tuple[str | None, list[list[Line]]]] = []
+    if tree.variants:
+        chosen = list(tree.variants)
+        if variant is not None:
+            wanted = variant.strip().lower()
+            chosen = [v for v in tree.variants if v.kind == wanted or (v.title or "").lower() == wanted]
+            if not chosen:
+                names = ", ".join(v.kind + (f" ({v.title})" if v.title else "") for v in tree.variants)
+                raise ValueError(f"the power '{tree.name}' has no variant '{variant}'; it has {names}")
+        for v in chosen:
+            sections.append((_heading(v), r.section(v.hooks, v.rules)))
+    else:
+        if variant is not None and variant.strip().lower() != "basic":
+            raise ValueError(f"the power '{tree.name}' has no variants; it is always played as written")
+        sections.append((None, r.section(tree.hooks, tree.rules)))
+    return CardText(tree.name, bound, sections)
+
+
+def card_text(power: ast.PowerFile | CheckedPower, variant: str | None = None) -> str:
+    """The English card text of a power: all its variants, or only `variant` (basic, positive, negative or a title)."""
+    return structure(power, variant).text()
+
+
+def load(path: str | Path) -> CheckedPower:
+    return check(parse_file(path))
+
+
+def bundled_power_files() -> list[Path]:
+    return sorted(data_dir("powers").glob("*.power"))
+
+
+def gallery_markdown() -> str:
+    parts = [
+        "# Every power, in plain English",
+        "",
+        "<!-- Generated: do not edit. Regenerate with `" + GENERATE_COMMAND + "`. -->",
+        "",
+        "This page is generated from the power files in `powers/` by `happydayz.language.cardtext`, the engine of",
+        "`happydayz explain`: each text is built from the parsed and checked power (its statements, rules",
+        "and expressions), not from comments or stored text. A test keeps it in step with the files;",
+        f"regenerate it with `{GENERATE_COMMAND}`.",
+        "The language is described in [language.md](language.md), the rules in [rules.md](rules.md).",
+        "",
+        "In the texts, *you* is the Community the power acts for: the winner of the trick for a power",
+        "that acts when a trick is won, each Community in turn at the end of the round (for a card's",
+        "power, the Community whose Expedition zone holds the card).",
+    ]
+    for path in bundled_power_files():
+        parts += ["", f"## `{path.name}`", "", structure(load(path)).markdown()]
+    return "\n".join(parts) + "\n"
+
+
+def write_golden(directory: str | Path) -> list[Path]:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in bundled_power_files():
+        target = directory / f"{path.stem}.txt"
+        target.write_text(card_text(load(path)) + "\n", encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--write-golden"]:
+        if len(argv) != 2:
+            print("usage: python -m happydayz.language.cardtext --write-golden DIRECTORY", file=sys.stderr)
+            return 2
+        for target in write_golden(argv[1]):
+            print(target)
+        return 0
+    if argv:
+        variant = None
+        if "--variant" in argv:
+            i = argv.index("--variant")
+            if i + 1 >= len(argv):
+                print("--variant needs basic, positive or negative", file=sys.stderr)
+                return 2
+            variant = argv[i + 1]
+            del argv[i:i + 2]
+        for path in argv:
+            print(card_text(load(path), variant))
+        return 0
+    sys.stdout.write(gallery_markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,577 @@
+"""Static checks of a power file: names, types, variants, hooks.
+
+The checker walks the syntax tree once, collects every problem it finds (up to
+a cap), and records the type of each expression for the compiler.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from happydayz.language import ast
+from happydayz.base.errors import CheckProblem, DiagnosticSink, Span, suggest
+from happydayz.data.model import VARIANTS
+
+# Types are plain strings. A set type is the element type's plural.
+INT, BOOL, FACTION, CARD, COMMUNITY, SIDE = "Number", "Yes/No", "Faction", "Card", "Community", "Side"
+CARDS, COMMUNITIES, FACTIONS = "Cards", "Communities", "Factions"
+SET_OF = {CARD: CARDS, COMMUNITY: COMMUNITIES, FACTION: FACTIONS}
+ELEMENT_OF = {v: k for k, v in SET_OF.items()}
+
+# Where each built-in name may be used: "any", or the hook/rule contexts.
+WIN, END, RULE = "on win", "at end of round", "rule"
+BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "self": (COMMUNITY, (WIN, END, RULE)),
+    "others": (COMMUNITIES, (WIN, END, RULE)),
+    "everyone": (COMMUNITIES, (WIN, END, RULE)),
+    "factions": (FACTIONS, (WIN, END, RULE)),
+    "reserve": (CARDS, (WIN, END, RULE)),
+    "round": (INT, (WIN, END, RULE)),
+    "players": (INT, (WIN, END, RULE)),
+    "trick": (CARDS, (WIN,)),
+    "encounter": (CARDS, (WIN,)),
+    "led": (FACTION, (WIN, RULE)),
+    "leader": (COMMUNITY, (WIN, RULE)),
+    "this": (CARD, (END,)),
+    "played": (CARD, (RULE,)),
+    "void": (BOOL, (RULE,)),
+    "side": (SIDE, (RULE,)),
+    "plus": (SIDE, (RULE,)),
+    "minus": (SIDE, (RULE,)),
+    "true": (BOOL, (WIN, END, RULE)),
+    "false": (BOOL, (WIN, END, RULE)),
+}
+ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}
+FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population")
+LIMIT_CHOICE_SET = ("one", "exactly", "up_to")
+
+
+def is_set(t: str | None) -> bool:
+    return t in ELEMENT_OF
+
+
+def as_set(t: str | None) -> str | None:
+    """The set type a value of type t can stand for (a Card stands for Cards)."""
+    if t in SET_OF:
+        return SET_OF[t]
+    return t if is_set(t) else None
+
+
+@dataclass
+class CheckedPower:
+    power: ast.PowerFile
+    types: dict[int, str]  # id(expression node) -> type
+    warnings: list = field(default_factory=list)
+
+
+@dataclass
+class _Declaration:
+    name: str
+    span: Span
+    kind: str  # let, choose
+    used: bool = False
+
+
+@dataclass
+class _Scope:
+    names: dict[str, str]
+    lets: set[str]
+    declarations: dict[str, _Declaration] = field(default_factory=dict)
+
+    def child(self) -> "_Scope":
+        return _Scope(dict(self.names), set(self.lets), dict(self.declarations))
+
+
+class Checker:
+    def __init__(self, known_factions: set[str] | None, sink: DiagnosticSink):
+        self.known = known_factions
+        self.sink = sink
+        self.types: dict[int, str] = {}
+        self.context = WIN
+        self.binding = "faction"
+        self.declared: list[_Declaration] = []
+
+    # ------------------------------------------------------------------ powers
+    def check_power(self, power: ast.PowerFile) -> None:
+        self.binding = power.binding.kind
+        if power.binding.kind == "faction" and power.binding.faction and self.known is not None:
+            own = power.binding.faction
+            near = suggest(own, self.known - {own})
+            close = near is not None and difflib.SequenceMatcher(None, own.lower(), near.lower()).ratio() >= 0.85
+            if own not in self.known and close and near.lower() != own.lower():
+                self.sink.warning(power.binding.span, f"'{own}' is a new Faction; did you mean the Faction '{near}'?", "W003")
+            self.known = set(self.known) | {own}
+        if power.variants:
+            if power.hooks or power.rules:
+                first = (power.hooks + power.rules)[0]
+                self.sink.error(first.span, "a power with variants keeps its hooks and rules inside the variants", "C020",
+                                hint="move this into each of 'variant basic', 'variant positive' and 'variant negative'")
+            seen: dict[str, ast.Variant] = {}
+            for variant in power.variants:
+                if variant.kind in seen:
+                    self.sink.error(variant.span, f"the variant '{variant.kind}' is written twice", "C021")
+                seen[variant.kind] = variant
+                self.check_items(variant.hooks, variant.rules)
+            basic = seen.get("basic")
+            for kind in ("positive", "negative"):
+                other = seen.get(kind)
+                if basic is not None and other is not None and _shape(other.hooks + other.rules) == _shape(basic.hooks + basic.rules):
+                    self.sink.warning(other.span, f"the {kind} variant is identical to the basic one", "W004")
+            missing = [v for v in VARIANTS if v not in seen]
+            if missing:
+                self.sink.error(power.span, f"the power '{power.name}' lacks the variant{'s' if len(missing) > 1 else ''} "
+                                + ", ".join(repr(m) for m in missing), "C022",
+                                hint="a power with variants needs all three: basic, positive and negative")
+            if power.binding.kind != "faction":
+                self.sink.error(power.binding.span, "only a Faction's power has variants; a card's power or an added power is written once", "C023")
+        else:
+            if not power.hooks and not power.rules:
+                self.sink.warning(power.span, f"the power '{power.name}' does nothing: it has no hook and no rule", "W001")
+            self.check_items(power.hooks, power.rules)
+        for d in self.declared:
+            if not d.used:
+                what = "the choice" if d.kind == "choose" else "the variable"
+                self.sink.warning(d.span, f"{what} '{d.name}' is never used", "W005",
+                                  hint="use it, or remove it" if d.kind == "let" else "use the chosen value in the block below")
+
+    def check_items(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> None:
+        timings: set[str] = set()
+        for hook in hooks:
+            if hook.timing in timings:
+                self.sink.error(hook.span, f"the hook '{_hook_words(hook.timing)}' is written twice here", "C024")
+            timings.add(hook.timing)
+            if hook.timing == "win" and self.binding != "faction":
+                self.sink.error(hook.span, "'on win' belongs to a Faction's power: a card's power or an added power acts at the end of the round", "C025")
+            self.context = WIN if hook.timing == "win" else END
+            self.block(hook.body, self.root_scope())
+        kinds: set[str] = set()
+        for rule in rules:
+            if rule.kind in kinds:
+                self.sink.error(rule.span, "this rule is written twice here", "C026")
+            kinds.add(rule.kind)
+            if self.binding != "faction":
+                self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
+            if rule.condition is not None:
+                self.context = RULE
+                self.expect(rule.condition, self.root_scope(), BOOL, "the rule's condition")
+
+    def root_scope(self) -> _Scope:
+        return _Scope({}, set())
+
+    # -------------------------------------------------------------- statements
+    def block(self, block: ast.Block, scope: _Scope) -> None:
+        inner = scope.child()
+        for statement in block.statements:
+            self.statement(statement, inner)
+
+    def bind(self, scope: _Scope, name: str, type_: str, span: Span, is_let: bool = False, kind: str | None = None) -> None:
+        if name in BUILTINS or name in FUNCTIONS or name == "it":
+            self.sink.error(span, f"'{name}' is a built-in name; choose another name for this variable", "C030")
+        if name in scope.names:
+            self.sink.error(span, f"the name '{name}' is already in use here", "C031",
+                            hint="use 'set' to change a variable made with 'let'" if name in scope.lets else None)
+            return
+        scope.names[name] = type_
+        if is_let:
+            scope.lets.add(name)
+        if kind is not None:
+            declaration = _Declaration(name, span, kind)
+            scope.declarations[name] = declaration
+            self.declared.append(declaration)
+
+    def statement(self, s: ast.Node, scope: _Scope) -> None:
+        if isinstance(s, ast.Let):
+            t = self.expr(s.value, scope)
+            if t is not None:
+                self.bind(scope, s.name, t, s.span, is_let=True, kind="let")
+        elif isinstance(s, ast.SetVar):
+            if s.name not in scope.lets:
+                self.sink.error(s.span, f"'set' changes a variable made with 'let', and '{s.name}' is not one", "C032",
+                                hint=_did_you_mean(s.name, scope.lets))
+                self.expr(s.value, scope)
+            else:
+                scope.declarations[s.name].used = True
+                self.expect(s.value, scope, scope.names[s.name], f"the new value of '{s.name}'")
+        elif isinstance(s, ast.Choose):
+            t = self.expr(s.source, scope)
+            element = None
+            if t is not None:
+                if not is_set(as_set(t)):
+                    self.sink.error(s.source.span, f"'choose' picks from Cards, Communities or Factions, not from {_a(t)}", "C040")
+                else:
+                    element = ELEMENT_OF[as_set(t)]
+            if s.count < 1:
+                self.sink.error(s.span, "a choice of nothing: the count must be at least 1", "C041")
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, COMMUNITY, "the Community that chooses")
+            if isinstance(s.source, ast.ListLit) and not s.source.items:
+                self.sink.error(s.source.span, "this choice has no options", "C042")
+            body = scope.child()
+            if element is not None:
+                self.bind(body, s.name, element if s.mode == "one" else SET_OF[element], s.span, kind="choose")
+            self.block(s.body, body)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope)
+        elif isinstance(s, ast.Ask):
+            if s.chooser is not None:
+                self.expect(s.chooser, scope, COMMUNITY, "the Community that answers")
+            self.block(s.yes, scope)
+            if s.no is not None:
+                self.block(s.no, scope)
+        elif isinstance(s, ast.If):
+            self.expect(s.condition, scope, BOOL, "the condition of 'if'")
+            verdict = _constant_truth(s.condition)
+            if verdict is not None:
+                self.sink.warning(s.condition.span, "this condition can never hold" if not verdict else "this condition always holds",
+                                  "W006", hint="a count is never below 0" if isinstance(s.condition, ast.Compare) else None)
+            self.block(s.then, scope)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope)
+        elif isinstance(s, ast.Each):
+            t = self.expr(s.source, scope)
+            body = scope.child()
+            if t is not None:
+                if not is_set(as_set(t)):
+                    self.sink.error(s.source.span, f"'each' walks Cards, Communities or Factions, not {_a(t)}", "C043")
+                else:
+                    self.bind(body, s.name, ELEMENT_OF[as_set(t)], s.span)
+            self.block(s.body, body)
+        elif isinstance(s, ast.Repeat):
+            if s.count < 1:
+                self.sink.warning(s.span, "'repeat 0' does nothing", "W002")
+            self.block(s.body, scope)
+        elif isinstance(s, ast.Move):
+            self.expect_cards(s.cards, scope, "what 'move' moves")
+            self.dest(s.dest, scope)
+        elif isinstance(s, ast.Draw):
+            self.expect(s.count, scope, INT, "how many cards to draw")
+            if s.whom is not None:
+                self.expect(s.whom, scope, COMMUNITY, "who draws")
+        elif isinstance(s, ast.Deal):
+            self.expect_cards(s.cards, scope, "what 'deal' hands out")
+            t = self.expr(s.to, scope)
+            if t is not None and as_set(t) != COMMUNITIES:
+                self.sink.error(s.to.span, f"'deal' hands cards to Communities, not to {_a(t)}", "C044")
+            for key in s.order:
+                if key.attr == "faction":
+                    self.sink.error(key.span, "cards are ordered by value or survivors, not by Faction", "C045")
+        elif isinstance(s, ast.Score):
+            self.expect(s.amount, scope, INT, "the number of Survivors")
+            if s.whom is not None:
+                self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
+        elif isinstance(s, ast.NextLeader):
+            self.only_on_win(s, "next leader")
+            self.expect(s.who, scope, COMMUNITY, "the next leader")
+        elif isinstance(s, ast.NextLead):
+            self.only_on_win(s, "next lead")
+            self.expect(s.faction, scope, FACTION, "the Faction to lead")
+        else:  # pragma: no cover - the parser makes no other statement
+            raise TypeError(f"unknown statement {type(s).__name__}")
+
+    def only_on_win(self, s: ast.Node, words: str) -> None:
+        if self.context != WIN:
+            self.sink.error(s.span, f"'{words}' only makes sense in an 'on win' hook", "C046")
+
+    def dest(self, d: ast.Dest, scope: _Scope) -> None:
+        if d.kind == "held":
+            self.sink.error(d.span, "cards move to a 'hand' or a 'transfer' zone, not to 'held' (which is both)", "C047")
+        if d.owner is not None:
+            self.expect(d.owner, scope, COMMUNITY, "whose zone")
+
+    # ------------------------------------------------------------- expressions
+    def expect(self, node: ast.Node, scope: _Scope, wanted: str, what: str) -> str | None:
+        t = self.expr(node, scope)
+        if t is not None and t != wanted:
+            self.sink.error(node.span, f"{what} must be {_a(wanted)}, but this is {_a(t)}", "C010")
+            return None
+        return t
+
+    def expect_cards(self, node: ast.Node, scope: _Scope, what: str) -> None:
+        t = self.expr(node, scope)
+        if t is not None and as_set(t) != CARDS:
+            self.sink.error(node.span, f"{what} must be Cards, but this is {_a(t)}", "C010")
+
+    def expr(self, node: ast.Node, scope: _Scope) -> str | None:
+        t = self._expr(node, scope)
+        if t is not None:
+            self.types[id(node)] = t
+        return t
+
+    def _expr(self, n: ast.Node, scope: _Scope) -> str | None:
+        if isinstance(n, ast.IntLit):
+            return INT
+        if isinstance(n, ast.FactionLit):
+            if self.known is not None and n.name not in self.known:
+                self.sink.error(n.span, f"unknown Faction '{n.name}'", "C001", hint=_did_you_mean(n.name, self.known))
+            return FACTION
+        if isinstance(n, ast.NameRef):
+            if n.name in scope.names:
+                if n.name in scope.declarations:
+                    scope.declarations[n.name].used = True
+                return scope.names[n.name]
+            if n.name in BUILTINS:
+                t, contexts = BUILTINS[n.name]
+                if self.context not in contexts:
+                    self.sink.error(n.span, f"'{n.name}' is not known in {_context_words(self.context)}; it is known in "
+                                    + " and ".join(_context_words(c) for c in contexts), "C003")
+                    return t
+                if n.name == "this" and self.binding != "card":
+                    self.sink.error(n.span, "'this' is the card of a card's power ('for card')", "C003")
+                return t
+            if n.name == "it":
+                self.sink.error(n.span, "'it' is only known inside a 'where' condition, a 'with most' count or a 'for' in min/max/sum", "C004")
+                return None
+            self.sink.error(n.span, f"unknown name '{n.name}'", "C002",
+                            hint=_name_hint(n.name, list(scope.names) + list(BUILTINS), self.known))
+            return None
+        if isinstance(n, ast.BareAttr):
+            it = scope.names.get("it")
+            if it != CARD:
+                self.sink.error(n.span, f"'{n.attr}' alone means the {n.attr} of the card a 'where' condition is about; here there is none",
+                                "C005", hint=f"write '{n.attr} of <card>'")
+                return ATTR_TYPES[n.attr]
+            return ATTR_TYPES[n.attr]
+        if isinstance(n, ast.AttrOf):
+            self.expect(n.target, scope, CARD, f"what '{n.attr} of' reads")
+            return ATTR_TYPES[n.attr]
+        if isinstance(n, ast.ZoneRef):
+            if n.owner is not None:
+                self.expect(n.owner, scope, COMMUNITY, f"whose {n.zone}")
+            return CARDS
+        if isinstance(n, ast.Neighbour):
+            if n.of is not None:
+                self.expect(n.of, scope, COMMUNITY, f"whose {n.side} neighbour")
+            return COMMUNITY
+        if isinstance(n, ast.Call):
+            return self.call(n, scope)
+        if isinstance(n, ast.Comprehension):
+            t = self.expr(n.source, scope)
+            inner = scope.child()
+            if n.var in BUILTINS or n.var in FUNCTIONS or n.var == "it" or n.var in scope.names:
+                self.sink.error(n.span, f"the name '{n.var}' is already in use here; choose another name for "
+                                "the variable of this 'for'", "C031")
+                return INT
+            if t is not None:
+                if not is_set(as_set(t)):
+                    self.sink.error(n.source.span, f"'{n.function}(... for ...)' walks Cards, Communities or Factions, not {_a(t)}", "C043")
+                else:
+                    inner.names[n.var] = ELEMENT_OF[as_set(t)]
+            self.expect(n.body, inner, INT, f"what '{n.function}' adds up or compares")
+            return INT
+        if isinstance(n, ast.ListLit):
+            types = [self.expr(i, scope) for i in n.items]
+            known = {t for t in types if t is not None}
+            if len(known) > 1:
+                self.sink.error(n.span, "a list holds one kind of thing: " + ", ".join(sorted(known)), "C011")
+                return None
+            t = known.pop() if known else FACTION
+            if t not in SET_OF:
+                self.sink.error(n.span, f"a list holds Cards, Communities or Factions, not {_a(t)}", "C011")
+                return None
+            return SET_OF[t]
+        if isinstance(n, ast.Arith):
+            left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+            if left is None or right is None:
+                return None
+            if n.op == "+" and as_set(left) == as_set(right) and as_set(left) is not None:
+                return as_set(left)
+            if left != INT or right != INT:
+                self.sink.error(n.span, f"'{n.op}' needs two Numbers (or, for '+', two groups of the same kind), but got {_a(left)} and {_a(right)}", "C012")
+                return None
+            return INT
+        if isinstance(n, ast.Neg):
+            self.expect(n.operand, scope, INT, "what '-' negates")
+            return INT
+        if isinstance(n, ast.Logic):
+            self.expect(n.left, scope, BOOL, f"each side of '{n.op}'")
+            self.expect(n.right, scope, BOOL, f"each side of '{n.op}'")
+            return BOOL
+        if isinstance(n, ast.Not):
+            self.expect(n.operand, scope, BOOL, "what 'not' negates")
+            return BOOL
+        if isinstance(n, ast.Compare):
+            return self.compare(n, scope)
+        if isinstance(n, ast.Where):
+            t = self.expr(n.source, scope)
+            inner = scope.child()
+            result = None
+            if t is not None:
+                if not is_set(as_set(t)):
+                    self.sink.error(n.source.span, f"'where' filters Cards, Communities or Factions, not {_a(t)}", "C013")
+                else:
+                    result = as_set(t)
+                    inner.names["it"] = ELEMENT_OF[result]
+            self.expect(n.condition, inner, BOOL, "the condition of 'where'")
+            return result
+        if isinstance(n, ast.Except):
+            t = self.expr(n.source, scope)
+            r = self.expr(n.removed, scope)
+            if t is None or r is None:
+                return as_set(t) if t else None
+            if as_set(t) is None or as_set(t) != as_set(r):
+                self.sink.error(n.span, f"'except' takes {_a(r)} out of {_a(t)}: they must be of one kind", "C014")
+                return None
+            return as_set(t)
+        if isinstance(n, ast.Otherwise):
+            a, b = self.expr(n.first, scope), self.expr(n.fallback, scope)
+            if a is None or b is None:
+                return as_set(a or b) if (a or b) else None
+            if as_set(a) is None or as_set(a) != as_set(b):
+                self.sink.error(n.span, f"'otherwise' needs two groups of one kind, but got {_a(a)} and {_a(b)}", "C014")
+                return None
+            return as_set(a)
+        if isinstance(n, ast.WithExtreme):
+            t = self.expr(n.source, scope)
+            inner = scope.child()
+            result = None
+            if t is not None:
+                if not is_set(as_set(t)):
+                    self.sink.error(n.source.span, f"'with {n.extreme}' picks from Cards, Communities or Factions, not {_a(t)}", "C013")
+                else:
+                    result = as_set(t)
+                    inner.names["it"] = ELEMENT_OF[result]
+            self.expect(n.key, inner, INT, f"what 'with {n.extreme}' counts")
+            return result
+        raise TypeError(f"unknown expression {type(n).__name__}")  # pragma: no cover
+
+    def compare(self, n: ast.Compare, scope: _Scope) -> str:
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        if left is None or right is None:
+            return BOOL
+        if n.op in ("in", "not in"):
+            if as_set(right) is None or ELEMENT_OF.get(as_set(right)) != left:
+                self.sink.error(n.span, f"'{n.op}' asks whether a thing is in a group of its kind, but got {_a(left)} and {_a(right)}", "C015")
+        elif n.op in ("==", "!="):
+            if left != right:
+                self.sink.error(n.span, f"cannot compare {_a(left)} with {_a(right)}", "C015")
+        elif left != INT or right != INT:
+            self.sink.error(n.span, f"'{n.op}' compares Numbers, but got {_a(left)} and {_a(right)}", "C015")
+        return BOOL
+
+    def call(self, n: ast.Call, scope: _Scope) -> str | None:
+        name, args = n.function, n.args
+        if name not in FUNCTIONS:
+            self.sink.error(n.span, f"unknown function '{name}'", "C006", hint=_did_you_mean(name, FUNCTIONS))
+            for a in args:
+                self.expr(a, scope)
+            return None
+
+        def arity(low: int, high: int) -> bool:
+            if not low <= len(args) <= high:
+                want = str(low) if low == high else f"{low} to {high}"
+                self.sink.error(n.span, f"'{name}' takes {want} argument{'s' if high > 1 else ''}, not {len(args)}", "C007")
+                for a in args:
+                    self.expr(a, scope)
+                return False
+            return True
+
+        if name == "count":
+            if arity(1, 1):
+                t = self.expr(args[0], scope)
+                if t is not None and as_set(t) is None:
+                    self.sink.error(args[0].span, f"'count' counts Cards, Communities or Factions, not {_a(t)}", "C010")
+            return INT
+        if name in ("min", "max", "sum"):
+            if arity(1, 20):
+                for a in args:
+                    self.expect(a, scope, INT, f"each argument of '{name}'")
+            return INT
+        if name == "population":
+            if arity(1, 1):
+                self.expect(args[0], scope, COMMUNITY, "whose population")
+            return INT
+        # highest, lowest, first, last, random: (group[, how many]) -> group
+        if not arity(1, 2):
+            return None
+        t = self.expr(args[0], scope)
+        if len(args) == 2:
+            self.expect(args[1], scope, INT, f"how many '{name}' takes")
+        if t is None:
+            return None
+        group = as_set(t)
+        if name in ("highest", "lowest", "random") and group != CARDS:
+            self.sink.error(args[0].span, f"'{name}' picks Cards, not from {_a(t)}", "C010")
+            return None
+        if group is None:
+            self.sink.error(args[0].span, f"'{name}' picks from Cards, Communities or Factions, not from {_a(t)}", "C010")
+            return None
+        return group
+
+
+def _shape(value):
+    """A node's content without its positions, to compare two pieces of code."""
+    if isinstance(value, tuple):
+        return tuple(_shape(v) for v in value)
+    if hasattr(value, "__dataclass_fields__"):
+        return (type(value).__name__,) + tuple(_shape(getattr(value, f)) for f in value.__dataclass_fields__ if f != "span")
+    return value
+
+
+def _never_negative(n: ast.Node) -> bool:
+    return isinstance(n, ast.IntLit) or (isinstance(n, ast.Call) and n.function == "count")
+
+
+def _constant_truth(n: ast.Node) -> bool | None:
+    """True or False when a condition's outcome is known without playing; else None."""
+    if isinstance(n, ast.NameRef) and n.name in ("true", "false"):
+        return n.name == "true"
+    if not isinstance(n, ast.Compare):
+        return None
+    left, right, op = n.left, n.right, n.op
+    if isinstance(left, ast.IntLit) and isinstance(right, ast.IntLit):
+        import operator
+        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+        return fn[op](left.value, right.value) if op in fn else None
+    if _never_negative(left) and isinstance(right, ast.IntLit) and right.value == 0 and not isinstance(left, ast.IntLit):
+        return {"<": False, ">=": True}.get(op)
+    return None
+
+
+def _did_you_mean(name: str, candidates) -> str | None:
+    best = suggest(name, candidates)
+    return f"did you mean '{best}'?" if best else None
+
+
+def _a(t: str) -> str:
+    """A type with its article: "a Number", "a Community", "a group of Cards"."""
+    return f"a group of {t}" if is_set(t) else f"a {t}"
+
+
+def _name_hint(name: str, names, factions: set[str] | None) -> str | None:
+    """The hint of an unknown lowercase name: a Faction written without its capital, or a near name."""
+    by_lower = {f.lower().replace(" ", "_"): f for f in factions or ()}
+    faction = by_lower.get(name.lower())
+    if faction is None:
+        near = _did_you_mean(name, names)
+        if near:
+            return near
+        faction = by_lower.get(suggest(name.lower(), list(by_lower)) or "")
+    if faction is None:
+        return None
+    written = f"'{faction}'" if " " not in faction else f'"{faction}"'
+    return f"Faction names start with a capital letter: did you mean the Faction {written}?"
+
+
+def _hook_words(timing: str) -> str:
+    return "on win" if timing == "win" else "at end of round"
+
+
+def _context_words(context: str) -> str:
+    return {WIN: "an 'on win' hook", END: "an 'at end of round' hook", RULE: "a rule"}[context]
+
+
+def check(power: ast.PowerFile, known_factions: set[str] | None = None, sink: DiagnosticSink | None = None) -> CheckedPower:
+    """Check a parsed power; raise CheckProblem with every error unless a sink is given."""
+    own_sink = sink is None
+    sink = sink if sink is not None else DiagnosticSink()
+    checker = Checker(known_factions, sink)
+    try:
+        checker.check_power(power)
+    except RecursionError:
+        from happydayz.language.parser import too_deep
+
+        sink.add(too_deep(power.span.file))
+    if own_sink and sink.errors:
+        raise CheckProblem(sink.items)
+    return CheckedPower(power, checker.types, [d for d in sink.items if d.severity == "warning"])

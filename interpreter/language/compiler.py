@@ -1,0 +1,611 @@
+"""Checked syntax tree → executable program, once per power file.
+
+Expressions become Python closures `f(ctx) -> value`; statements become a
+flat list of instructions that the VM (vm.py) steps through. A choice is an
+instruction at which the VM stops and asks a decision; nothing else can stop
+it, and every loop walks a finite list, so a power always ends.
+
+Runtime values: a card is its id (int), a Community its seat (int), a Faction
+its name (str); groups are tuples in a meaningful order (zone order, or
+clockwise from the acting Community) that never hold an element twice (a
+card is in one zone; lists and unions drop repeats), so a choice offers each
+element once without checking.
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import filterfalse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from happydayz.language import ast
+from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, CheckedPower, as_set
+from happydayz.base.errors import Span
+
+Fn = Callable[[Any], Any]
+
+
+# ------------------------------------------------------------- instructions
+# Each instruction is a tuple whose first item is its opcode.
+LET, JUMP, JUMP_UNLESS, EACH_INIT, EACH_NEXT, CHOOSE, ASK, EFFECT, SIMUL_BEGIN, SIMUL_END = range(10)
+OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose", "ask", "effect", "simul_begin", "simul_end"]
+
+
+@dataclass(frozen=True)
+class ChoiceSpec:
+    """What a `choose` instruction asks."""
+
+    name: str
+    mode: str  # one, exactly, up_to
+    count: int
+    source: Fn
+    chooser: Fn | None
+    element: str  # Card, Community, Faction
+    prompt: str
+    else_target: int  # where to go when there is nothing to choose
+    span: Span
+
+
+@dataclass
+class Program:
+    instructions: list[tuple]
+    span: Span
+
+
+@dataclass
+class VariantProgram:
+    kind: str  # basic, positive, negative, or "fixed"
+    title: str | None
+    on_win: Program | None = None
+    end_of_round: Program | None = None
+    always_playable: bool = False
+    never_leads: bool = False
+    face_up: bool = False
+    carried_over: bool = False
+    blocks_led_power: bool = False
+    trumps: Fn | None = None
+    trumps_source: ast.Node | None = None  # for the IR export
+
+
+@dataclass
+class CompiledPower:
+    name: str
+    binding: str  # faction, card, added
+    faction: str | None
+    file: Path
+    variants: dict[str, VariantProgram] = field(default_factory=dict)  # "fixed" for a fixed power
+    types: dict[int, str] = field(default_factory=dict, repr=False)  # id(expression) -> type, for the IR export
+
+    @property
+    def fixed(self) -> bool:
+        return "fixed" in self.variants
+
+    def variant(self, kind: str) -> VariantProgram:
+        if self.fixed:
+            return self.variants["fixed"]
+        return self.variants[kind]
+
+    def hook_key(self, variant: str, hook: str) -> tuple | None:
+        """The key of this power's `hook` ("win" or "end") with `variant` in force, None if it has no such hook.
+
+        A frame and GameSetup.programs name a compiled hook by it: (power file, variant kind, hook).
+        """
+        kind = "fixed" if self.fixed else variant
+        rules = self.variants[kind]
+        program = rules.on_win if hook == "win" else rules.end_of_round
+        return None if program is None else (str(self.file), kind, hook)
+
+
+# ------------------------------------------------------------------ compiler
+
+
+class Compiler:
+    def __init__(self, checked: CheckedPower):
+        self.types = checked.types
+        self.slot_counter = 0
+
+    def type_of(self, node: ast.Node) -> str:
+        return self.types[id(node)]
+
+    def fresh(self, stem: str) -> str:
+        self.slot_counter += 1
+        return f"#{stem}{self.slot_counter}"
+
+    # ---------------------------------------------------------------- powers
+    def compile_power(self, power: ast.PowerFile, path: Path) -> CompiledPower:
+        compiled = CompiledPower(power.name, power.binding.kind, power.binding.faction, path)
+        if power.variants:
+            for v in power.variants:
+                compiled.variants[v.kind] = self.variant(v.kind, v.title, v.hooks, v.rules)
+        else:
+            compiled.variants["fixed"] = self.variant("fixed", None, power.hooks, power.rules)
+        return compiled
+
+    def variant(self, kind, title, hooks, rules) -> VariantProgram:
+        vp = VariantProgram(kind, title)
+        for hook in hooks:
+            program = Program(self.block(hook.body) + [], hook.span)
+            if hook.timing == "win":
+                vp.on_win = program
+            else:
+                vp.end_of_round = program
+        for rule in rules:
+            if rule.kind == "trumps":
+                vp.trumps = self.expr(rule.condition)
+                vp.trumps_source = rule.condition
+            else:
+                setattr(vp, rule.kind, True)
+        return vp
+
+    # ------------------------------------------------------------ statements
+    def block(self, block: ast.Block) -> list[tuple]:
+        out: list[tuple] = []
+        for s in block.statements:
+            out.extend(self.statement(s))
+        return out
+
+    def statement(self, s: ast.Node) -> list[tuple]:
+        """Instructions for one statement; jump targets are relative until `link`."""
+        if isinstance(s, (ast.Let, ast.SetVar)):
+            return [(LET, s.name, self.expr(s.value), s)]
+        if isinstance(s, ast.If):
+            then = self.block(s.then)
+            other = self.block(s.otherwise) if s.otherwise else []
+            if other:
+                return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 2, s)] + then + [(JUMP, len(other) + 1, None)] + other
+            return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 1, s)] + then
+        if isinstance(s, ast.Each):
+            slot = self.fresh("each")
+            body = self.block(s.body)
+            loop = [(EACH_INIT, slot, self.expr(s.source), s), (EACH_NEXT, slot, s.name, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
+            if s.simultaneous:
+                return [(SIMUL_BEGIN, s)] + loop + [(SIMUL_END, s)]
+            return loop
+        if isinstance(s, ast.Repeat):
+            slot = self.fresh("repeat")
+            body = self.block(s.body)
+            counter = lambda ctx, n=s.count: tuple(range(n))  # noqa: E731
+            return [(EACH_INIT, slot, counter, s), (EACH_NEXT, slot, None, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
+        if isinstance(s, ast.Choose):
+            body = self.block(s.body)
+            other = self.block(s.otherwise) if s.otherwise else []
+            element = _element(self.type_of(s.source))
+            spec = ChoiceSpec(
+                name=s.name, mode=s.mode, count=s.count, source=self.group(s.source),
+                chooser=self.expr(s.chooser) if s.chooser else None, element=element,
+                prompt=choice_prompt(s), else_target=0, span=s.span,
+            )
+            if other:
+                # choose; body; jump over else; else-part
+                return [(CHOOSE, spec, len(body) + 2, s)] + body + [(JUMP, len(other) + 1, None)] + other
+            return [(CHOOSE, spec, len(body) + 1, s)] + body
+        if isinstance(s, ast.Ask):
+            yes = self.block(s.yes)
+            no = self.block(s.no) if s.no else []
+            chooser = self.expr(s.chooser) if s.chooser else None
+            if no:
+                return [(ASK, s.prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
+            return [(ASK, s.prompt, chooser, len(yes) + 1, s)] + yes
+        return [(EFFECT, self.effect(s), s)]
+
+    def effect(self, s: ast.Node) -> Fn:
+        """A closure returning the list of effects (plain tuples) the statement makes."""
+        if isinstance(s, ast.Move):
+            cards = self.group(s.cards)
+            zone, owner, position = self.dest(s.dest)
+            if owner is None:
+                return lambda ctx: [("move", cards(ctx), zone, None, position)]
+            return lambda ctx: [("move", cards(ctx), zone, owner(ctx), position)]
+        if isinstance(s, ast.Draw):
+            count = self.expr(s.count)
+            whom = self.expr(s.whom) if s.whom else _me
+            return lambda ctx: [("move", tuple(ctx.g.reserve[: max(count(ctx), 0)]), "hand", whom(ctx), "end")]
+        if isinstance(s, ast.Deal):
+            cards = self.group(s.cards)
+            to = self.group(s.to)
+            sorts = [(k.attr, k.direction == "highest") for k in reversed(s.order)]  # stable sorts, last key first
+
+            def deal(ctx):
+                pile = list(cards(ctx))
+                if len(pile) > 1:
+                    read = ctx.g.tables.read
+                    for attr, reverse in sorts:
+                        pile.sort(key=read[attr].__getitem__, reverse=reverse)
+                seats = to(ctx)
+                if not seats:
+                    return []
+                return [("move", (card,), "expedition", seats[i % len(seats)], "end") for i, card in enumerate(pile)]
+
+            return deal
+        if isinstance(s, ast.Score):
+            amount = self.expr(s.amount)
+            whom = self.expr(s.whom) if s.whom else _me
+            sign = s.sign
+            return lambda ctx: [("score", whom(ctx), sign * amount(ctx))]
+        if isinstance(s, ast.NextLeader):
+            who = self.expr(s.who)
+            return lambda ctx: [("next_leader", who(ctx))]
+        if isinstance(s, ast.NextLead):
+            faction = self.expr(s.faction)
+            return lambda ctx: [("next_lead", faction(ctx))]
+        raise TypeError(f"unknown statement {type(s).__name__}")  # pragma: no cover
+
+    def dest(self, d: ast.Dest) -> tuple[str, Fn | None, str]:
+        """(zone, owner, position) of a move's destination; the owner a closure, None for a shared zone."""
+        if d.kind == "reserve_top":
+            return "reserve", None, "top"
+        if d.kind == "reserve_bottom":
+            return "reserve", None, "end"
+        if d.kind == "discard":
+            return "discard", None, "end"
+        return d.kind, self.expr(d.owner) if d.owner else _me, "end"
+
+    # ----------------------------------------------------------- expressions
+    def group(self, node: ast.Node) -> Fn:
+        """An expression read as a group: a single card or Community becomes a 1-tuple."""
+        f = self.expr(node)
+        if self.type_of(node) in (CARD, COMMUNITY, FACTION):
+            return lambda ctx: (f(ctx),)
+        return f
+
+    def expr(self, n: ast.Node) -> Fn:
+        method = getattr(self, "x_" + type(n).__name__)
+        return method(n)
+
+    def x_IntLit(self, n):
+        v = n.value
+        return lambda ctx: v
+
+    def x_FactionLit(self, n):
+        v = n.name
+        return lambda ctx: v
+
+    def x_NameRef(self, n):
+        name = n.name
+        builtin = _BUILTIN_READERS.get(name)
+        if builtin is not None and not self._is_variable(n):
+            return builtin
+        return lambda ctx: ctx.env[name]
+
+    def _is_variable(self, n: ast.NameRef) -> bool:
+        # Built-in names cannot be rebound (the checker forbids it), except 'it'.
+        return n.name == "it"
+
+    def x_BareAttr(self, n):
+        attr = n.attr
+        return lambda ctx: ctx.g.tables.read[attr][ctx.env["it"]]
+
+    def x_AttrOf(self, n):
+        target = self.expr(n.target)
+        attr = n.attr
+        return lambda ctx: ctx.g.tables.read[attr][target(ctx)]
+
+    def x_ZoneRef(self, n):
+        if n.zone == "held":
+            owner = self.expr(n.owner) if n.owner else _me
+            return lambda ctx: ctx.g.held(owner(ctx))
+        return self._zone_reader(n, tuple)
+
+    def _zone_reader(self, n: ast.ZoneRef, read: Callable[[list], Any]) -> Fn:
+        """`read` of the list of one Community's hand, Transfer or Expedition zone."""
+        owner = self.expr(n.owner) if n.owner else _me
+        zone = n.zone
+
+        def run(ctx):
+            g = ctx.g
+            return read(g.zones[g.tables.zone_keys[zone][owner(ctx)]])
+
+        return run
+
+    def x_Neighbour(self, n):
+        of = self.expr(n.of) if n.of else _me
+        step = 1 if n.side == "left" else -1
+        return lambda ctx: (of(ctx) + step) % ctx.g.n
+
+    def x_ListLit(self, n):
+        items = [self.expr(i) for i in n.items]
+        return lambda ctx: _unique(f(ctx) for f in items)
+
+    def x_Arith(self, n):
+        left, right = self.expr(n.left), self.expr(n.right)
+        if as_set(self.type_of(n)) == self.type_of(n) and self.type_of(n) in (CARDS, COMMUNITIES, FACTIONS):
+            lg, rg = self.group(n.left), self.group(n.right)
+            return lambda ctx: _unique(list(lg(ctx)) + list(rg(ctx)))
+        op = n.op
+        if op == "+":
+            return lambda ctx: _bounded(left(ctx) + right(ctx))
+        if op == "-":
+            return lambda ctx: _bounded(left(ctx) - right(ctx))
+        if op == "*":
+            return lambda ctx: _bounded(left(ctx) * right(ctx))
+        return lambda ctx: _divide(left(ctx), right(ctx))
+
+    def x_Neg(self, n):
+        f = self.expr(n.operand)
+        return lambda ctx: _bounded(-f(ctx))
+
+    def x_Logic(self, n):
+        left, right = self.expr(n.left), self.expr(n.right)
+        if n.op == "and":
+            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+
+    def x_Not(self, n):
+        f = self.expr(n.operand)
+        return lambda ctx: not f(ctx)
+
+    def x_Compare(self, n):
+        left, right = self.expr(n.left), self.expr(n.right)
+        op = n.op
+        if op in ("in", "not in"):
+            right = self.group(n.right)
+            if op == "in":
+                return lambda ctx: left(ctx) in right(ctx)
+            return lambda ctx: left(ctx) not in right(ctx)
+        fn = _COMPARISONS[op]
+        if isinstance(n.right, (ast.IntLit, ast.FactionLit)):  # `faction is X`, `count(...) > 0`: one call less
+            constant = n.right.value if isinstance(n.right, ast.IntLit) else n.right.name
+            return lambda ctx: fn(left(ctx), constant)
+        return lambda ctx: fn(left(ctx), right(ctx))
+
+    def _with_it(self, source: Fn, body: Fn, keep: Callable[[Any, list], Any]):
+        def run(ctx):
+            env = ctx.env
+            saved = env.get("it", _MISSING)
+            try:
+                return keep(ctx, source(ctx), body)
+            finally:
+                if saved is _MISSING:
+                    env.pop("it", None)
+                else:
+                    env["it"] = saved
+
+        return run
+
+    def x_Where(self, n):
+        source = self.group(n.source)
+        test = self._attribute_test(n.condition)
+        if test is not None:
+            attr, compare, wanted = test
+            if attr == "faction" and compare in (operator.eq, operator.ne):
+                # `faction is X`: the cards of X are a set the tables hold; filter keeps the order
+                sift = filter if compare is operator.eq else filterfalse
+
+                def of_faction(ctx):
+                    members = ctx.g.tables.cards_of.get(wanted(ctx), ())
+                    return tuple(sift(members.__contains__, source(ctx)))
+
+                return of_faction
+
+            def filtered(ctx):
+                column, value = ctx.g.tables.read[attr], wanted(ctx)
+                return tuple([x for x in source(ctx) if compare(column[x], value)])
+
+            return filtered
+        cond = self.expr(n.condition)
+
+        def keep(ctx, items, body):
+            out = []
+            for x in items:
+                ctx.env["it"] = x
+                if body(ctx):
+                    out.append(x)
+            return tuple(out)
+
+        return self._with_it(source, cond, keep)
+
+    def _attribute_test(self, cond: ast.Node):
+        """(attribute, comparison, value) for `faction is led`, `value > 5` and the like, else None.
+
+        Most filters compare one attribute of each element with a value that does not
+        depend on the element (a literal or a name other than `it`): read that value
+        once instead of binding `it` for every element.
+        """
+        if not (isinstance(cond, ast.Compare) and cond.op in _COMPARISONS and isinstance(cond.left, ast.BareAttr)):
+            return None
+        right = cond.right
+        if isinstance(right, (ast.IntLit, ast.FactionLit)) or (isinstance(right, ast.NameRef) and right.name != "it"):
+            return cond.left.attr, _COMPARISONS[cond.op], self.expr(right)
+        return None
+
+    def x_Except(self, n):
+        source = self.group(n.source)
+        removed = self.group(n.removed)
+
+        def run(ctx):
+            gone = set(removed(ctx))
+            return tuple(x for x in source(ctx) if x not in gone)
+
+        return run
+
+    def x_Otherwise(self, n):
+        first, fallback = self.group(n.first), self.group(n.fallback)
+        return lambda ctx: first(ctx) or fallback(ctx)
+
+    def x_WithExtreme(self, n):
+        source = self.group(n.source)
+        key = self.expr(n.key)
+        extreme = n.extreme
+        best_is_high = extreme.endswith("most")
+        strict = extreme.startswith("strictly")
+
+        def keep(ctx, items, body):
+            scored = []
+            for x in items:
+                ctx.env["it"] = x
+                scored.append((body(ctx), x))
+            if not scored:
+                return ()
+            target = max(s for s, _ in scored) if best_is_high else min(s for s, _ in scored)
+            winners = tuple(x for s, x in scored if s == target)
+            if strict and len(winners) > 1:
+                return ()
+            return winners
+
+        return self._with_it(source, key, keep)
+
+    def x_Comprehension(self, n):
+        source = self.group(n.source)
+        body = self.expr(n.body)
+        var = n.var
+        fn = {"sum": sum, "min": min, "max": max}[n.function]
+
+        def run(ctx):
+            values = []
+            env = ctx.env
+            for x in source(ctx):
+                env[var] = x
+                values.append(body(ctx))
+            env.pop(var, None)
+            return _bounded(fn(values)) if values else 0
+
+        return run
+
+    def x_Call(self, n):
+        name = n.function
+        args = [self.group(a) if i == 0 and name in _GROUP_FUNCTIONS else self.expr(a) for i, a in enumerate(n.args)]
+        if name == "count":
+            if isinstance(n.args[0], ast.ZoneRef) and n.args[0].zone != "held":
+                return self._zone_reader(n.args[0], len)  # the zone's size, without copying it
+            f = args[0]
+            return lambda ctx: len(f(ctx))
+        if name in ("min", "max", "sum"):
+            fn = {"sum": sum, "min": min, "max": max}[name]
+            return lambda ctx: _bounded(fn([a(ctx) for a in args]))
+        if name == "population":
+            f = args[0]
+            return lambda ctx: ctx.g.population[f(ctx)]
+        source = args[0]
+        how_many = args[1] if len(args) > 1 else (lambda ctx: 1)
+        if name == "first":
+            return lambda ctx: tuple(source(ctx)[: max(how_many(ctx), 0)])
+        if name == "last":
+            return lambda ctx: tuple(source(ctx)[-how_many(ctx):]) if how_many(ctx) > 0 else ()
+        if name in ("highest", "lowest"):
+            high = name == "highest"
+
+            def pick(ctx):
+                ordered = sorted(source(ctx), key=ctx.g.tables.read["value"].__getitem__, reverse=high)
+                return tuple(ordered[: max(how_many(ctx), 0)])
+
+            return pick
+        if name == "random":
+            def draw(ctx):
+                pool = list(source(ctx))
+                k = min(max(how_many(ctx), 0), len(pool))
+                return Blind(ctx.g.rng.sample(pool, k)) if k else ()
+
+            return draw
+        raise TypeError(f"unknown function {name}")  # pragma: no cover
+
+
+class Blind(tuple):
+    """Cards a power picked at random: nobody sees which (the kernel's public memory needs to know)."""
+
+    __slots__ = ()
+
+
+_GROUP_FUNCTIONS = {"count", "highest", "lowest", "first", "last", "random"}
+_MISSING = object()
+MAX_NUMBER = 10**6
+
+
+def _bounded(x: int) -> int:
+    return max(-MAX_NUMBER, min(MAX_NUMBER, x))
+
+
+def _divide(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _unique(items) -> tuple:
+    seen: dict = {}
+    for x in items:
+        if isinstance(x, tuple):
+            for y in x:
+                seen.setdefault(y, None)
+        else:
+            seen.setdefault(x, None)
+    return tuple(seen)
+
+
+def _me(ctx):
+    return ctx.me
+
+
+def _element(t: str) -> str:
+    from happydayz.language.checker import ELEMENT_OF
+
+    return ELEMENT_OF[as_set(t)]
+
+
+_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                ">=": operator.ge}
+
+_BUILTIN_READERS: dict[str, Fn] = {
+    "self": lambda ctx: ctx.me,
+    "others": lambda ctx: ctx.g.tables.clockwise[ctx.me][1:],
+    "everyone": lambda ctx: ctx.g.tables.clockwise[ctx.me],
+    "factions": lambda ctx: tuple(dict.fromkeys(ctx.g.factions_in_play())),
+    "reserve": lambda ctx: tuple(ctx.g.reserve),
+    "round": lambda ctx: ctx.g.round_no,
+    "players": lambda ctx: ctx.g.n,
+    "trick": lambda ctx: ctx.trick,
+    "encounter": lambda ctx: ctx.encounter,
+    "led": lambda ctx: ctx.led,
+    "leader": lambda ctx: ctx.leader,
+    "this": lambda ctx: ctx.this,
+    "played": lambda ctx: ctx.card,
+    "void": lambda ctx: ctx.void,
+    "side": lambda ctx: ctx.side,
+    "plus": lambda ctx: "+",
+    "minus": lambda ctx: "-",
+    "true": lambda ctx: True,
+    "false": lambda ctx: False,
+}
+
+
+# ------------------------------------------------------------------ prompts
+
+
+def choice_prompt(s: ast.Choose) -> str:
+    from happydayz.language.render import describe_choice
+
+    return describe_choice(s)
+
+
+# Where each opcode keeps its (relative, then absolute) jump target.
+_TARGET_FIELD = {JUMP: 1, JUMP_UNLESS: 2, EACH_NEXT: 3, CHOOSE: 2, ASK: 3}
+
+
+def link(instructions: list[tuple]) -> list[tuple]:
+    """Turn relative jump offsets into absolute instruction indexes.
+
+    Every instruction ends with the statement it came from (or None), which
+    the VM ignores and the IR export (ir.py) reads.
+    """
+    out = []
+    for i, ins in enumerate(instructions):
+        field = _TARGET_FIELD.get(ins[0])
+        if field is not None:
+            ins = ins[:field] + (i + ins[field],) + ins[field + 1:]
+        out.append(ins)
+    return out
+
+
+def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
+    try:
+        compiled = Compiler(checked).compile_power(checked.power, path)
+    except RecursionError:
+        from happydayz.base.errors import SyntaxProblem
+        from happydayz.language.parser import too_deep
+
+        raise SyntaxProblem(too_deep(str(path))) from None
+    compiled.types = checked.types
+    for variant in compiled.variants.values():
+        for program in (variant.on_win, variant.end_of_round):
+            if program is not None:
+                program.instructions = link(program.instructions)
+    return compiled

@@ -1,0 +1,213 @@
+"""Runs a compiled hook against the game, stopping at each choice.
+
+A Frame is plain data (a program's key, a program counter, variables), so a
+game in the middle of a power can be copied; the compiled closures themselves
+are looked up again from the key and never copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, SIMUL_BEGIN, SIMUL_END,
+                       ChoiceSpec, Program)
+from happydayz.base.errors import Diagnostic, GameRuleError
+
+MAX_STEPS = 100_000  # loop steps; far beyond any real power: a guard, not a limit anyone meets
+STOP = "stop"  # the option that ends an "up to" choice early
+_new = object.__new__
+
+
+@dataclass(slots=True)
+class Frame:
+    """A hook being run: where it is and what it has bound.
+
+    It is also what the compiled closures read while it runs (the attributes
+    of a Ctx, `g` included), so running a hook builds no context object.
+    """
+
+    key: tuple  # (power file, variant, hook) — finds the Program again
+    me: int
+    this: int | None = None
+    trick: tuple = ()
+    encounter: tuple = ()
+    led: str | None = None
+    leader: int | None = None
+    pc: int = 0
+    env: dict = field(default_factory=dict)
+    buffer: list | None = None  # effects held back inside `simultaneously`
+    picked: list | None = None  # a multi-card choice in progress
+    steps: int = 0  # jumps (loop steps) taken so far by this hook, across its choices
+    g: Any = None  # the game, while the hook runs (set by run, cleared when it stops)
+
+
+def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encounter: tuple = (),
+          led: str | None = None, leader: int | None = None) -> Frame:
+    """A new Frame at the hook's start: Frame(...) without calling the class.
+
+    One is made for nearly every trick of a playout, and in CPython 3.11 calling a class
+    whose __init__ is Python code costs more than the rest of making it.
+    """
+    f = _new(Frame)
+    f.key = key
+    f.me = me
+    f.this = this
+    f.trick = trick
+    f.encounter = encounter
+    f.led = led
+    f.leader = leader
+    f.pc = f.steps = 0
+    f.env = {}
+    f.buffer = f.picked = f.g = None
+    return f
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What a compiled closure reads outside a hook (a rule's condition): the game and its bindings."""
+
+    g: Any
+    me: int
+    env: dict
+    trick: tuple = ()
+    encounter: tuple = ()
+    led: str | None = None
+    leader: int | None = None
+    this: int | None = None
+    card: int | None = None
+    void: bool = False
+    side: str | None = None
+
+
+# The VM has stopped at a choice: (actor, kind, prompt, options, element) — who chooses,
+# "choose" or "ask", the prompt, the values offered (card ids, seats, Faction names,
+# True/False, STOP) and what they are (Card, Community, Faction, Yes/No). A plain tuple:
+# one is made for nearly every trick of a playout.
+ChoiceRequest = tuple[int, str, str, list, str]
+
+
+def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
+    """Step until the hook ends (None) or a choice must be made."""
+    frame.g = game
+    ctx = frame  # what the compiled closures read (see Frame)
+    code = program.instructions
+    end = len(code)
+    env = frame.env
+    # The counters live in locals while the loop runs (the hot path of every power) and go
+    # back into the frame whenever the loop leaves, so a stopped frame can be copied and resumed.
+    pc, steps = frame.pc, frame.steps
+    try:
+        while pc < end:
+            ins = code[pc]
+            op = ins[0]  # the opcodes in order of how often the bundled powers run them
+            if op == EFFECT:
+                effects = ins[1](ctx)
+                if frame.buffer is not None:
+                    frame.buffer.extend(effects)
+                else:
+                    game.apply_effects(effects)
+                pc += 1
+            elif op == CHOOSE:
+                spec = ins[1]
+                if spec.mode == "one":  # the usual choice, inlined (_choice does the others)
+                    options = list(spec.source(ctx))  # a group holds no repeats (see compiler)
+                    if not options:
+                        pc = ins[2]
+                        continue
+                    return (spec.chooser(ctx) if spec.chooser else frame.me, "choose", spec.prompt,
+                            options, spec.element)
+                frame.pc = pc
+                request = _choice(ctx, frame, spec, ins[2])
+                pc = frame.pc
+                if request is not None:
+                    return request
+            elif op == EACH_NEXT:
+                items, i = env[ins[1]]
+                if i < len(items):
+                    env[ins[1]] = (items, i + 1)
+                    if ins[2] is not None:
+                        env[ins[2]] = items[i]
+                    pc += 1
+                else:
+                    pc = ins[3]
+            elif op == JUMP:
+                # Every loop goes back through a jump, so counting jumps bounds any power's run.
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
+                pc = ins[1]
+            elif op == JUMP_UNLESS:
+                pc = pc + 1 if ins[1](ctx) else ins[2]
+            elif op == LET:
+                env[ins[1]] = ins[2](ctx)
+                pc += 1
+            elif op == EACH_INIT:
+                env[ins[1]] = (tuple(ins[2](ctx)), 0)
+                pc += 1
+            elif op == ASK:
+                actor = ins[2](ctx) if ins[2] else frame.me
+                return (actor, "ask", ins[1], [True, False], "Yes/No")
+            elif op == SIMUL_BEGIN:
+                frame.buffer = []
+                pc += 1
+            elif op == SIMUL_END:
+                held, frame.buffer = frame.buffer or [], None
+                game.apply_effects(held)
+                pc += 1
+            else:  # pragma: no cover
+                raise AssertionError(f"unknown opcode {op}")
+        return None
+    finally:
+        frame.pc, frame.steps, frame.g = pc, steps, None
+
+
+def _options(ctx, frame: Frame, spec: ChoiceSpec) -> list:
+    values = spec.source(ctx)  # a group holds no repeats (see compiler)
+    if not frame.picked:  # the usual case: nothing picked yet
+        return list(values)
+    taken = set(frame.picked)
+    return [x for x in values if x not in taken]
+
+
+def _choice(ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequest | None:
+    """Ask the next pick of a choice of several cards, or bind them and move on (returns None)."""
+    options = _options(ctx, frame, spec)
+    picked = frame.picked if frame.picked is not None else []
+    if len(picked) >= spec.count or not options:
+        frame.picked = None
+        if not picked and spec.mode == "exactly":
+            frame.pc = else_target
+            return None
+        frame.env[spec.name] = tuple(picked)
+        frame.pc += 1
+        return None
+    frame.picked = picked
+    if spec.mode == "up_to":
+        options = options + [STOP]
+    remaining = spec.count - len(picked)
+    prompt = f"{spec.prompt} — {len(picked)} chosen, {remaining} to go"
+    return (_actor(ctx, frame, spec), "choose", prompt, options, spec.element)
+
+
+def _actor(ctx, frame: Frame, spec: ChoiceSpec) -> int:
+    return spec.chooser(ctx) if spec.chooser else frame.me
+
+
+def answer(frame: Frame, program: Program, value: Any) -> None:
+    """Record the chosen option at the instruction where the VM stopped."""
+    ins = program.instructions[frame.pc]
+    if ins[0] == ASK:
+        frame.pc = frame.pc + 1 if value else ins[3]
+        return
+    spec: ChoiceSpec = ins[1]
+    if spec.mode == "one":
+        frame.env[spec.name] = value
+        frame.pc += 1
+        return
+    if value == STOP:
+        frame.env[spec.name] = tuple(frame.picked or ())
+        frame.picked = None
+        frame.pc += 1
+        return
+    frame.picked = (frame.picked or []) + [value]

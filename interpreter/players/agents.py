@@ -1,0 +1,147 @@
+"""Agents: whoever answers a decision, a bot or a script.
+
+Every decision of the game — a Transfer pass, a lead, a follow, a choice inside
+a power, a Faction change — goes through one interface:
+
+    agent.decide(observation, decision) -> index into decision.options
+
+The observation is what `Game.observe(seat)` returns for the deciding seat, so
+an agent sees only what that Community may see; it never gets the Game.
+
+Bots are registered by name in BOTS (name -> factory taking a seed), so a new
+bot is one entry: `BOTS["greedy"] = GreedyAgent`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+
+from happydayz.base.errors import GameRuleError, UsageError, suggest
+from happydayz.kernel.game import Decision, Game
+
+
+@runtime_checkable
+class Agent(Protocol):
+    def decide(self, observation: dict, decision: Decision) -> int:
+        """The index, in decision.options, of the option chosen."""
+        ...
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal options, with its own seeded RNG."""
+
+    def __init__(self, seed: int | str = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def decide(self, observation: dict, decision: Decision) -> int:
+        return self.rng.randrange(len(decision.options))
+
+    def __repr__(self) -> str:
+        return f"RandomAgent(seed={self.seed!r})"
+
+
+class ScriptedAgent:
+    """Answers from a list, in order: option labels (any case) or indexes.
+
+    A label that is not among the options, an index out of range, or running
+    out of answers raises GameRuleError naming the decision, the answer and
+    the legal options.
+    """
+
+    def __init__(self, answers: Iterable[int | str]):
+        self.answers: list[int | str] = list(answers)
+        self.position = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self.answers) - self.position
+
+    def decide(self, observation: dict, decision: Decision) -> int:
+        legal = ", ".join(repr(o.label) for o in decision.options)
+        where = f"decision '{decision.prompt}' ({decision.kind}, Community {decision.actor})"
+        if self.position >= len(self.answers):
+            raise GameRuleError(f"no scripted answer left for {where}; legal options: {legal}")
+        answer = self.answers[self.position]
+        self.position += 1
+        if isinstance(answer, bool):
+            raise GameRuleError(f"answer {answer!r} to {where} is neither a label nor an index; legal options: {legal}")
+        if isinstance(answer, int):
+            if 0 <= answer < len(decision.options):
+                return answer
+            raise GameRuleError(f"answer {answer} to {where} is out of range: choose 0 to "
+                                f"{len(decision.options) - 1}; legal options: {legal}")
+        index = decision.index_of_label(str(answer))
+        if index is None:
+            raise GameRuleError(f"answer {str(answer)!r} is not an option of {where}; legal options: {legal}")
+        return index
+
+
+BotFactory = Callable[[int | str], Agent]
+
+#: Bot name -> factory taking a seed. Other bots are added here.
+def _greedy(seed: int) -> Agent:
+    from happydayz.players.greedy import GreedyAgent
+
+    return GreedyAgent(seed)
+
+
+def _ismcts(seed: int) -> Agent:
+    from happydayz.players.ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed=seed)
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": RandomAgent,
+    "greedy": _greedy,  # rules of thumb read from the compiled powers (docs/bots.md)
+    "ismcts": _ismcts,  # information-set Monte Carlo tree search at leads and follows
+}
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at `seat` in the game seeded `game_seed`."""
+    return random.Random(f"{game_seed}/bot/{seat}").getrandbits(32)
+
+
+def parse_bots(spec: str | Sequence[str] | None, players: int) -> list[str]:
+    """Bot names for each seat, from "random,random,..." (None: all random).
+
+    A single name applies to every seat. Raises UsageError for an unknown name
+    (with a did-you-mean) or a list of the wrong length.
+    """
+    if spec is None:
+        return ["random"] * players
+    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else [str(n).strip() for n in spec]
+    for name in names:
+        if name not in BOTS:
+            guess = suggest(name, BOTS) if name else None
+            hint = f"; did you mean {guess!r}?" if guess else ""
+            raise UsageError(f"unknown bot {name!r}{hint} (known bots: {', '.join(sorted(BOTS))})")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise UsageError(f"--bots lists {len(names)} bots for {players} players: give one per seat, or one for all")
+    return names
+
+
+def make_bots(names: Sequence[str], game_seed: int) -> list[Agent]:
+    """One agent per seat, each seeded from (game seed, seat)."""
+    return [BOTS[name](bot_seed(game_seed, seat)) for seat, name in enumerate(names)]
+
+
+def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict:
+    """Ask the agent of each decision's actor until the game is over; the game's result."""
+    seats = agents.items() if isinstance(agents, Mapping) else enumerate(agents)
+    for seat, agent in seats:
+        bind = getattr(agent, "bind", None)
+        if bind is not None:  # bots that read the public facts of the game (card specs, compiled powers)
+            bind(game.setup, seat)
+    game.play(lambda decision: agents[decision.actor].decide(game.observe(decision.actor), decision))
+    return game.result()
+
+
+__all__ = [
+    "Agent", "RandomAgent", "ScriptedAgent", "BOTS", "bot_seed", "parse_bots", "make_bots", "play_game",
+]

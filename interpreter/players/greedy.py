@@ -1,0 +1,1096 @@
+"""GreedyAgent: a rule-of-thumb player that reads only what its Community sees.
+
+The agent answers `decide(observation, decision) -> index`. Besides the
+observation (Game.observe of its seat) it reads only the static, public facts
+of the game — the card list and the compiled powers — through `bind(setup,
+seat)`, which a game loop calls once before the first decision (an agent
+built with `GreedyAgent(seed, setup=setup)` needs no bind). It never sees the
+Game.
+
+No Faction is known here by name. What a card is worth and what winning a
+trick of a Faction does are read from the compiled powers:
+
+* a card's **worth** to a Community is its `survivors` plus what the
+  end-of-round hooks in play (Faction powers, added powers, a card's own
+  power) give for it. The agent runs those hooks' compiled programs on a
+  small stand-in of the table (its own and the others' Expedition zones
+  holding the cards known there, the rest guessed from the unseen cards)
+  with and without the card;
+* what **winning** does is read from the Faction's `on win` program (its IR,
+  `ir.power_ir`): whether the trick or the Encounter card is moved away
+  (to a chosen Community, a neighbour, the Reserve), whether some of the
+  trick's cards are dealt round the table (and in which order), whether the
+  winner chooses cards of its own Expedition zone or of the trick to send
+  away, whether it draws, names the next leader, and so on.
+
+With these it scores every legal play: the chance that the card wins the
+trick (from the unseen cards of the Faction led that could beat it, and
+whether the others would want the trick), the trick's expected content (the
+cards on the table, the Encounter card and what the players still to play
+are likely to add), what the winner and the others get, and what the card is
+worth kept in hand (a card without value that is always playable is a
+precious escape; a card that loses Survivors is a burden to shed). Choices
+inside powers send negative cards away (to the Community leading in
+population), keep positive ones, discard the worst cards of one's own piles.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from happydayz.language import vm
+from happydayz.kernel.determinize import expedition_seen, hidden_cards, in_play_cards, trick_voids
+from happydayz.kernel.game import Decision
+from happydayz.language.ir import power_ir
+from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.tables import tables_of
+
+
+# ======================================================================= IR
+class _Unknown(Exception):
+    """An IR expression the agent's little evaluator cannot judge."""
+
+
+def _names(node) -> set[str]:
+    """Every NameRef name inside an IR subtree."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if x.get("node") == "NameRef":
+                out.add(x.get("name"))
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return out
+
+
+def _unwrap(node) -> tuple[dict, list]:
+    """A group expression without its `where` filters: (base, conditions)."""
+    conds = []
+    while isinstance(node, dict) and node.get("node") == "Where":
+        conds.append(node["condition"])
+        node = node["source"]
+    return node, conds
+
+
+def _operand(node, spec, led):
+    kind = node.get("node")
+    if kind == "BareAttr" or (kind == "AttrOf" and node["target"].get("node") == "NameRef"
+                              and node["target"].get("name") == "it"):
+        attr = node["attr"]
+        if attr == "faction":
+            return spec.faction
+        return getattr(spec, attr, None) or 0
+    if kind == "FactionLit":
+        return node["name"]
+    if kind == "IntLit":
+        return node["value"]
+    if kind == "Neg":
+        return -_operand(node["operand"], spec, led)
+    if kind == "NameRef" and node.get("name") == "led":
+        if led is None:
+            raise _Unknown()
+        return led
+    raise _Unknown()
+
+
+def _cond(node, spec, led) -> bool:
+    kind = node.get("node")
+    if kind == "Compare":
+        op = node["op"]
+        if op in ("in", "not in"):
+            raise _Unknown()
+        a, b = _operand(node["left"], spec, led), _operand(node["right"], spec, led)
+        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    if kind == "Logic":
+        left, right = _cond(node["left"], spec, led), _cond(node["right"], spec, led)
+        return (left and right) if node["op"] == "and" else (left or right)
+    if kind == "Not":
+        return not _cond(node["operand"], spec, led)
+    raise _Unknown()
+
+
+def matches(conds: list, spec, led) -> bool:
+    """Whether a card passes `where` conditions (an unjudgeable condition passes)."""
+    for c in conds:
+        try:
+            if not _cond(c, spec, led):
+                return False
+        except (_Unknown, TypeError, KeyError):
+            continue
+    return True
+
+
+# Where moved cards end up, seen from the Community running the power.
+ME, OTHER, CHOICE, REMOVED = "me", "other", "choice", "removed"
+
+
+@dataclass
+class Shed:
+    """The power lets its runner pick cards of a pile and send them somewhere."""
+
+    source: str  # expedition, trick, held, other
+    conds: list
+    count: int
+    mandatory: bool
+    dest: str
+
+
+@dataclass
+class OnWin:
+    """What winning a trick of a Faction does, read from its `on win` program."""
+
+    trick: str = ME  # where the (unfiltered) trick goes
+    encounter: str = ME
+    partial: list = field(default_factory=list)  # (what: trick/encounter, conds, dest)
+    deals: list = field(default_factory=list)  # (conds, order keys [(attr, direction)])
+    sheds: list = field(default_factory=list)
+    draws: int = 0
+    control: bool = False
+    score: int = 0  # immediate gain/lose for the winner
+
+
+def _dest_class(dest: dict, bindings: dict) -> str:
+    kind = dest.get("kind")
+    if kind in ("reserve_top", "reserve_bottom", "discard"):
+        return REMOVED
+    owner = dest.get("owner")
+    return _who_class(owner, bindings)
+
+
+def _who_class(owner, bindings: dict) -> str:
+    if owner is None:
+        return ME
+    node = owner.get("node")
+    if node == "Neighbour":
+        return OTHER
+    if node == "NameRef":
+        name = owner.get("name")
+        if name == "self":
+            return ME
+        binding = bindings.get(name)
+        if binding is not None and binding["element"] == "Community":
+            base, _ = _unwrap(binding["source"])
+            names = _names(binding["source"])
+            if base.get("node") == "NameRef" and base.get("name") == "others" or "others" in names and "everyone" not in names:
+                return OTHER
+            return CHOICE
+        return OTHER
+    return CHOICE
+
+
+def _source_class(source: dict) -> str:
+    base, _ = _unwrap(source)
+    if base.get("node") == "Otherwise":
+        base, _ = _unwrap(base["first"])
+    node = base.get("node")
+    if node == "ZoneRef" and base.get("owner") is None:
+        return {"expedition": "expedition", "held": "held", "hand": "held", "transfer": "held"}.get(base["zone"], "other")
+    if node == "NameRef" and base.get("name") == "trick":
+        return "trick"
+    return "other"
+
+
+def analyse_on_win(program: list | None) -> OnWin:
+    """Read an `on win` hook's IR instructions into an OnWin summary."""
+    out = OnWin()
+    if not program:
+        return out
+    bindings: dict[str, dict] = {}
+    for ins in program:
+        if ins["op"] == "choose":
+            bindings[ins["name"]] = ins
+    for ins in program:
+        op = ins["op"]
+        if op != "effect":
+            continue
+        st = ins["statement"]
+        kind = st.get("node")
+        if kind == "Move":
+            dest = _dest_class(st["dest"], bindings)
+            cards = st["cards"]
+            items = [cards["left"], cards["right"]] if cards.get("node") == "Arith" else [cards]
+            for item in items:
+                base, conds = _unwrap(item)
+                if base.get("node") == "NameRef" and base.get("name") in ("trick", "encounter"):
+                    what = base["name"]
+                    if conds:
+                        out.partial.append((what, conds, dest))
+                    elif what == "trick":
+                        out.trick = dest
+                    else:
+                        out.encounter = dest
+                elif base.get("node") == "NameRef" and base.get("name") in bindings:
+                    b = bindings[base["name"]]
+                    if b["element"] != "Card":
+                        continue
+                    src = _source_class(b["source"])
+                    _, sconds = _unwrap(b["source"])
+                    count = b.get("count") or 1
+                    mandatory = b.get("mode") in ("one", "exactly") and not sconds
+                    if b.get("chooser") is not None and "self" not in _names(b["chooser"]):
+                        src = "other"  # somebody else chooses
+                    out.sheds.append(Shed(src, sconds, count, mandatory, dest))
+        elif kind == "Deal":
+            base, conds = _unwrap(st["cards"])
+            if base.get("node") == "NameRef" and base.get("name") == "trick":
+                out.deals.append((conds, [(k["attr"], k["direction"]) for k in st.get("order", [])]))
+        elif kind == "Draw":
+            count = st.get("count") or {}
+            out.draws += count.get("value", 1) if count.get("node") == "IntLit" else 1
+        elif kind in ("NextLeader", "NextLead"):
+            out.control = True
+        elif kind == "Score":
+            amount = st.get("amount") or {}
+            if amount.get("node") == "IntLit" and st.get("whom") is None:
+                out.score += st.get("sign", 1) * amount["value"]
+    return out
+
+
+@dataclass
+class ChoiceSite:
+    """A `choose` or `ask` instruction of a hook, and what its body does with the choice."""
+
+    ins: dict
+    body: list  # the instructions inside the choice's block
+    bindings: dict
+    hook: list
+
+
+class PowerModel:
+    """The static facts of a setup that every player knows, read once."""
+
+    def __init__(self, setup: GameSetup):
+        self.setup = setup
+        self.cards = setup.cards
+        self._ir: dict[int, dict] = {}
+        self._on_win: dict[tuple, OnWin] = {}
+        self._sites: dict[tuple, list] = {}
+
+    def ir(self, power) -> dict:
+        key = id(power)
+        if key not in self._ir:
+            self._ir[key] = power_ir(power)
+        return self._ir[key]
+
+    @staticmethod
+    def variant_of(obs: Mapping, faction: str) -> str:
+        for f in obs["factions"]:
+            if f["faction"] == faction:
+                return f["variant"]
+        return "basic"
+
+    def rules_of_faction(self, obs: Mapping, faction: str):
+        return self.setup.rules(faction, self.variant_of(obs, faction))
+
+    def rules(self, obs: Mapping, card: int):
+        return self.rules_of_faction(obs, self.cards[card].faction)
+
+    def factions_in_play(self, obs: Mapping) -> list[str]:
+        return list(obs.get("always", self.setup.always)) + [f["faction"] for f in obs["factions"]]
+
+    def _variant_ir(self, power, variant: str) -> dict:
+        ir = self.ir(power)
+        kind = "fixed" if power.fixed else variant
+        return ir["variants"][kind]
+
+    def on_win(self, obs: Mapping, faction: str | None) -> OnWin:
+        if faction is None or faction not in self.setup.faction_power:
+            return OnWin()
+        variant = self.variant_of(obs, faction)
+        key = (faction, variant)
+        if key not in self._on_win:
+            vir = self._variant_ir(self.setup.faction_power[faction], variant)
+            self._on_win[key] = analyse_on_win(vir["hooks"]["on_win"])
+        return self._on_win[key]
+
+    def end_hooks(self, obs: Mapping) -> list[tuple]:
+        """(key, program) of every end-of-round hook that runs for every Community."""
+        keys = [self.setup.faction_power[f].hook_key(self.variant_of(obs, f), "end") for f in self.factions_in_play(obs)]
+        keys += [self.setup.added_power[name].hook_key("basic", "end")
+                 for name in obs.get("added", ()) if name in self.setup.added_power]
+        return [(key, self.setup.program(key)) for key in keys if key is not None]
+
+    def card_hook(self, card: int):
+        power = self.setup.card_power.get(card)
+        key = power.hook_key("basic", "end") if power is not None else None
+        return None if key is None else (key, self.setup.program(key))
+
+    def trumping_factions(self, obs: Mapping) -> set[str]:
+        return {f for f in self.factions_in_play(obs) if self.rules_of_faction(obs, f).trumps is not None}
+
+    def choice_sites(self, obs: Mapping, decision: Decision) -> list[ChoiceSite]:
+        """The choose/ask instructions whose prompt is the decision's, the led Faction's hook first."""
+        prompt = decision.prompt.split(" — ")[0]
+        led = (obs.get("trick") or {}).get("led")
+        key = (prompt, led, tuple((f["faction"], f["variant"]) for f in obs["factions"]))
+        cached = self._sites.get(key)
+        if cached is not None:
+            return cached
+        hooks: list[list] = []
+        order = [led] if led else []
+        order += [f for f in self.factions_in_play(obs) if f != led]
+        for faction in order:
+            power = self.setup.faction_power.get(faction)
+            if power is None:
+                continue
+            vir = self._variant_ir(power, self.variant_of(obs, faction))
+            hooks += [h for h in (vir["hooks"]["on_win"], vir["hooks"]["end_of_round"]) if h]
+        for power in list(self.setup.added_power.values()) + list(self.setup.card_power.values()):
+            vir = self._variant_ir(power, "basic")
+            hooks += [h for h in (vir["hooks"]["on_win"], vir["hooks"]["end_of_round"]) if h]
+        sites = []
+        for hook in hooks:
+            bindings = {i["name"]: i for i in hook if i["op"] == "choose"}
+            for ins in hook:
+                if ins["op"] in ("choose", "ask") and ins.get("prompt") == prompt:
+                    end = ins.get("empty") if ins["op"] == "choose" else ins.get("no")
+                    body = hook[ins["pc"] + 1:end] if isinstance(end, int) and end > ins["pc"] else hook[ins["pc"] + 1:]
+                    sites.append(ChoiceSite(ins, body, bindings, hook))
+        self._sites[key] = sites
+        return sites
+
+
+_MODELS: dict[int, PowerModel] = {}
+
+
+def power_model(setup: GameSetup) -> PowerModel:
+    """One PowerModel per setup (cached; a setup never changes)."""
+    model = _MODELS.get(id(setup))
+    if model is None or model.setup is not setup:
+        model = PowerModel(setup)
+        _MODELS[id(setup)] = model
+    return model
+
+
+# ================================================================ the probe
+class _Zones(dict):
+    """The zones of a probe: those it was not given (hands, Transfer zones) read as empty."""
+
+    def __missing__(self, key: str) -> list:
+        return []
+
+
+class _Probe:
+    """A stand-in for the Game that compiled end-of-round hooks can read."""
+
+    def __init__(self, setup: GameSetup, obs: Mapping, factions: tuple, zones: dict):
+        self.setup = setup
+        self.cards = setup.cards
+        self.tables = tables_of(setup)  # the per-card tables compiled code reads
+        self.n = obs["players"]
+        self.zones = _Zones(zones)
+        self.population = list(obs["populations"])
+        self.round_no = obs["round"]
+        self.rng = random.Random(0)
+        self._factions = factions
+        self.scores = [0] * self.n
+
+    @property
+    def reserve(self):
+        return self.zones["reserve"]
+
+    def held(self, seat: int):
+        return (*self.zones[f"hand:{seat}"], *self.zones[f"transfer:{seat}"])
+
+    def factions_in_play(self):
+        return self._factions
+
+    def apply_effects(self, effects):
+        for e in effects:
+            if e[0] == "score":
+                self.scores[e[1]] += e[2]
+
+
+def _run_hook(probe: _Probe, key, program, seat: int, this: int | None = None) -> None:
+    frame = vm.Frame(key, seat, this)
+    for _ in range(64):
+        request = vm.run(probe, frame, program)
+        if request is None:
+            return
+        options = request[3]
+        vm.answer(frame, program, options[0])
+
+
+# ============================================================== the estimate
+@dataclass
+class Item:
+    """A card in a hypothetical trick: its attributes, its worth to me (m) and to anyone (s)."""
+
+    faction: str | None
+    value: int | None
+    survivors: float
+    m: float
+    card: int | None = None
+
+
+class Estimate:
+    """What one decision's scoring needs, computed once from the observation."""
+
+    def __init__(self, model: PowerModel, obs: Mapping, rng: random.Random, samples: int = 2):
+        self.model = model
+        self.setup = model.setup
+        self.cards = model.cards
+        self.obs = obs
+        self.me = obs["seat"]
+        self.n = obs["players"]
+        self.rng = rng
+        self.unseen = hidden_cards(self.setup, obs)
+        self.hooks = model.end_hooks(obs)
+        self.card_hooks = {c: h for c in in_play_cards(self.setup, obs) if (h := model.card_hook(c)) is not None}
+        self.factions = tuple(model.factions_in_play(obs))
+        self._m: dict[int, float] = {}
+        self._fmean: dict[str, float] = {}
+        self._typical: dict[tuple, Item] = {}
+        self.samples: list[dict] = []
+        self.my_pile: list[int] = []  # a guess at my face-down Expedition cards (first sample)
+        face_up = {f for f in self.factions if model.rules_of_faction(obs, f).face_up}
+        pool_all = [c for c in self.unseen if self.cards[c].faction not in face_up]
+        for k in range(samples if (self.hooks or self.card_hooks) else 1):
+            pool = list(pool_all)
+            rng.shuffle(pool)
+            zones: dict[str, list[int]] = {}
+            for seat in range(self.n):
+                seen = expedition_seen(obs, seat)  # face up, or seen going there
+                down = obs["expedition_sizes"][seat] - len(seen)
+                zones[f"expedition:{seat}"] = seen + pool[:down]
+                if k == 0 and seat == self.me:
+                    face_up_ids = {c["id"] for c in obs["expedition_face_up"][seat]}
+                    self.my_pile = [c for c in seen if c not in face_up_ids] + pool[:down]
+                pool = pool[down:]
+            zones[f"hand:{self.me}"] = [c["id"] for c in obs["hand"]]
+            for seat in range(self.n):
+                zones[f"transfer:{seat}"] = [c["id"] for c in obs["transfer"][seat]]
+            self.samples.append(zones)
+        self._base = [self._score(z, ()) for z in self.samples] if (self.hooks or self.card_hooks) else []
+
+    # --- worth
+    def _score(self, zones: dict, extra: Iterable[int], removed: Iterable[int] = ()) -> float:
+        key = f"expedition:{self.me}"
+        gone = set(removed)
+        mine = [c for c in zones[key] if c not in gone] + list(extra)
+        local = dict(zones)
+        local[key] = mine
+        probe = _Probe(self.setup, self.obs, self.factions, local)
+        for k, program in self.hooks:
+            _run_hook(probe, k, program, self.me)
+        for c in mine:
+            hook = self.card_hooks.get(c)
+            if hook is not None:
+                _run_hook(probe, hook[0], hook[1], self.me, c)
+        return sum(self.cards[c].survivors for c in mine) + probe.scores[self.me]
+
+    def m(self, card: int) -> float:
+        """The worth of one card to me if it ends in my Expedition zone."""
+        got = self._m.get(card)
+        if got is not None:
+            return got
+        if not self.hooks and not self.card_hooks:
+            value = float(self.cards[card].survivors)
+        else:
+            total = 0.0
+            for zones, base in zip(self.samples, self._base):
+                mine = zones[f"expedition:{self.me}"]
+                if card in mine:
+                    total += base - self._score(zones, (), (card,))
+                else:
+                    total += self._score(zones, (card,)) - base
+            value = total / len(self.samples)
+        self._m[card] = value
+        return value
+
+    def faction_mean(self, faction: str | None) -> float:
+        """The mean worth to me of the unseen cards of a Faction (of all unseen cards for None)."""
+        key = faction or "*"
+        if key in self._fmean:
+            return self._fmean[key]
+        pool = [c for c in self.unseen if faction is None or self.cards[c].faction == faction]
+        if not pool:
+            value = 0.0
+        else:
+            picks = pool if len(pool) <= 5 else self.rng.sample(pool, 5)
+            if self.hooks or self.card_hooks:
+                value = sum(self.m(c) for c in picks) / len(picks)
+            else:
+                value = sum(self.cards[c].survivors for c in pool) / len(pool)
+        self._fmean[key] = value
+        return value
+
+    def set_worth(self, gained: list[int], lost: list[int] = ()) -> float:
+        """The worth to me of cards entering (and leaving) my Expedition zone together."""
+        if not gained and not lost:
+            return 0.0
+        if not self.hooks and not self.card_hooks:
+            return float(sum(self.cards[c].survivors for c in gained) - sum(self.cards[c].survivors for c in lost))
+        if len(gained) == 1 and not lost:
+            return self.m(gained[0])
+        total = 0.0
+        for zones, base in zip(self.samples, self._base):
+            total += self._score(zones, gained, lost) - base
+        return total / len(self.samples)
+
+    def addition(self, led: str | None, follow_p: float, k: int) -> Item:
+        """What a later player probably adds to the trick: a card of the Faction led (chance
+        follow_p) or else a card it sheds (a bad one). Its worth is the expectation; its
+        attributes (for filters and deal orders) are a typical card of the likelier case."""
+        key = (led, round(follow_p, 2))
+        if key not in self._typical:
+            mean_all = self.faction_mean(None)
+            dump = mean_all * 1.5 if mean_all < 0 else mean_all
+            worth = follow_p * self.faction_mean(led) + (1 - follow_p) * dump if led else mean_all
+            if led is not None and follow_p >= 0.5:
+                pool = [c for c in self.unseen if self.cards[c].faction == led]
+            else:
+                pool = sorted(self.unseen, key=lambda c: self.cards[c].survivors)[: max(len(self.unseen) // 3, 1)]
+            if pool:
+                pool.sort(key=lambda c: (self.cards[c].survivors, self.cards[c].value or 0))
+                spec = self.cards[pool[len(pool) // 2]]
+                self._typical[key] = Item(spec.faction, spec.value, worth, worth, None)
+            else:
+                self._typical[key] = Item(None, None, worth, worth, None)
+        return self._typical[key]
+
+    def item(self, card: int) -> Item:
+        spec = self.cards[card]
+        return Item(spec.faction, spec.value, float(spec.survivors), self.m(card), card)
+
+
+# =============================================================== the agent
+def _p_none(pool: int, good: int, draws: int) -> float:
+    """Hypergeometric: the chance that `draws` cards from `pool` hold none of `good`."""
+    if good <= 0 or draws <= 0:
+        return 1.0
+    if good > pool - draws:
+        return 0.0
+    p = 1.0
+    for i in range(draws):
+        p *= (pool - good - i) / (pool - i)
+    return p
+
+
+class GreedyAgent:
+    """A rule-of-thumb player. Construct with a seed; `bind(setup, seat)` before the first decision.
+
+    `GreedyAgent(seed, setup=setup)` binds at once. The agent reads only the
+    observation, the decision and the static setup (card list, compiled powers).
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | str = 0, setup: GameSetup | None = None, samples: int = 2):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.setup: GameSetup | None = None
+        self.model: PowerModel | None = None
+        self.seat: int | None = None
+        self._chosen: list[int] = []
+        self._encounter: int | None = None  # the Encounter card of the trick I last played to
+        if setup is not None:
+            self.bind(setup)
+
+    def bind(self, setup: GameSetup, seat: int | None = None) -> "GreedyAgent":
+        self.setup = setup
+        self.model = power_model(setup)
+        self.seat = seat
+        self._chosen = []
+        self._encounter = None
+        return self
+
+    def __repr__(self) -> str:
+        return f"GreedyAgent(seed={self.seed!r})"
+
+    # ------------------------------------------------------------ interface
+    def decide(self, observation: dict, decision: Decision) -> int:
+        if self.model is None:
+            raise RuntimeError("GreedyAgent needs the game's setup: call bind(setup, seat) first "
+                               "(or build it with GreedyAgent(seed, setup=setup))")
+        options = decision.options
+        if len(options) == 1:
+            return 0
+        kind = decision.kind
+        if kind in ("lead", "follow", "transfer"):
+            self._chosen = []
+            if observation.get("encounter"):
+                self._encounter = observation["encounter"]["id"]
+        if kind == "faction_change":
+            for i, o in enumerate(options):
+                if o.value is None:
+                    return i
+            return 0
+        if kind == "replace_power":
+            return 0
+        est = Estimate(self.model, observation, self.rng, self.samples)
+        if kind == "transfer":
+            return self._transfer(est, decision)
+        if kind == "lead":
+            return self._play(est, decision, lead=True)
+        if kind == "follow":
+            return self._play(est, decision, lead=False)
+        if kind in ("choose", "ask"):
+            index = self._choose(est, decision)
+            value = options[index].value
+            if isinstance(value, int) and not isinstance(value, bool) and kind == "choose" \
+                    and self._element(decision, est.obs) == "Card":
+                self._chosen.append(value)
+            return index
+        return 0
+
+    # --------------------------------------------------------------- helpers
+    def _element(self, decision: Decision, obs: Mapping | None = None) -> str:
+        """What a choice's options are: Card, Community, Faction or Yes/No."""
+        if obs is not None and decision.kind == "choose":
+            sites = self.model.choice_sites(obs, decision)
+            if sites and sites[0].ins.get("element"):
+                return sites[0].ins["element"]
+        values = [o.value for o in decision.options if o.value != vm.STOP]
+        if all(isinstance(v, bool) for v in values):
+            return "Yes/No"
+        if all(isinstance(v, str) for v in values):
+            return "Faction"
+        labels = [o.label for o in decision.options if o.value != vm.STOP]
+        if labels and all(label.startswith("Community ") for label in labels):
+            return "Community"
+        return "Card"
+
+    def hand_worth(self, est: Estimate, card: int) -> float:
+        """What keeping a card in hand is worth (a negative card is a burden)."""
+        spec = est.cards[card]
+        rules = self.model.rules(est.obs, card)
+        if spec.value is None:
+            return 2.0 if rules.always_playable else 0.5
+        worth = est.m(card)
+        if worth < 0:
+            return 0.5 * worth
+        values = [est.cards[c].value for c in self.setup.faction_cards.get(spec.faction, ()) if est.cards[c].value]
+        if values:
+            lo, hi = min(values), max(values)
+            mid, half = (lo + hi) / 2, max((hi - lo) / 2, 1)
+            extreme = abs(spec.value - mid) / half
+        else:
+            extreme = 0.0
+        return 0.3 * extreme + (1.0 if rules.always_playable else 0.0)
+
+    # -------------------------------------------------------------- transfer
+    def _transfer(self, est: Estimate, decision: Decision) -> int:
+        scores = [self.hand_worth(est, o.value) + self.rng.random() * 1e-6 for o in decision.options]
+        return min(range(len(scores)), key=scores.__getitem__)
+
+    # ---------------------------------------------------------- lead/follow
+    def _winner(self, obs, plays: list[tuple[int, int, bool]], led: str | None, side: str, leader: int):
+        """(seat, card, trump) of the best play so far by the public rules, or None."""
+        cards = self.setup.cards
+        high = side == "+"
+
+        def best(ps):
+            chosen = ps[0]
+            for p in ps[1:]:
+                v, w = cards[p[1]].value, cards[chosen[1]].value
+                if (v > w) if high else (v < w):
+                    chosen = p
+            return chosen
+
+        with_value = [p for p in plays if cards[p[1]].value is not None]
+        trumps = [p for p in with_value if p[2]]
+        if trumps:
+            return best(trumps)
+        following = [p for p in with_value if led is not None and cards[p[1]].faction == led]
+        if following:
+            return best(following)
+        return None
+
+    def _trumps(self, est: Estimate, card: int, led: str | None, side: str, leader: int, held: list[int]) -> bool:
+        rules = self.model.rules(est.obs, card)
+        if rules.trumps is None or led is None or est.cards[card].faction == led:
+            return False
+        void = not any(est.cards[c].faction == led for c in held)
+        probe = _Probe(self.setup, est.obs, est.factions, {})
+        ctx = vm.Ctx(probe, est.me, {}, led=led, leader=leader, card=card, void=void, side=side)
+        try:
+            return bool(rules.trumps(ctx))
+        except Exception:  # a condition reading what the stand-in lacks: assume no cut
+            return False
+
+    def _play_scores(self, est: Estimate, decision: Decision, lead: bool) -> list[float]:
+        obs = est.obs
+        me, n = est.me, est.n
+        trick = obs["trick"]
+        held = [c["id"] for c in obs["hand"]] + [c["id"] for c in obs["transfer"][me]]
+        plays0 = [(p["seat"], p["id"], bool(p.get("trump"))) for p in trick["plays"]]
+        leader = trick["leader"]
+        led0 = trick["led"]
+        voids = trick_voids(self.setup, obs)
+        for seat, factions in enumerate(obs.get("voids", ())):  # shown earlier in the round
+            voids.setdefault(seat, set()).update(factions)
+        played = {p[0] for p in plays0} | {me}
+        rest = []
+        for step in range(1, n):
+            seat = (leader + step) % n
+            if seat not in played and (obs["hand_sizes"][seat] + len(obs["transfer"][seat])) > 0:
+                rest.append(seat)
+        encounter = obs["encounter"]["id"] if obs.get("encounter") else None
+        enc_item = est.item(encounter) if encounter is not None else None
+        scores = []
+        for option in decision.options:
+            if lead:
+                card, side = option.value
+            else:
+                card, side = option.value, trick["side"]
+            score = self._score_play(est, card, side, plays0, led0, leader, rest, held, voids, enc_item)
+            scores.append(score - self.hand_worth(est, card))
+        return scores
+
+    def option_scores(self, observation: dict, decision: Decision) -> list[float] | None:
+        """The agent's estimate of each option of a lead, follow or Transfer pass (higher is better)."""
+        if self.model is None:
+            raise RuntimeError("GreedyAgent needs the game's setup: call bind(setup, seat) first")
+        est = Estimate(self.model, observation, self.rng, self.samples)
+        if decision.kind in ("lead", "follow"):
+            return self._play_scores(est, decision, decision.kind == "lead")
+        if decision.kind == "transfer":
+            return [-self.hand_worth(est, o.value) for o in decision.options]
+        return None
+
+    def _play(self, est: Estimate, decision: Decision, lead: bool) -> int:
+        scores = self._play_scores(est, decision, lead)
+        return max(range(len(scores)), key=lambda i: (scores[i], self.rng.random()))
+
+    def _score_play(self, est: Estimate, card: int, side: str, plays0, led0, leader, rest, held, voids,
+                    enc_item) -> float:
+        obs = est.obs
+        me = est.me
+        cards = est.cards
+        rules = self.model.rules(obs, card)
+        led = led0
+        if led is None and not rules.never_leads:
+            led = cards[card].faction
+        trump = self._trumps(est, card, led, side, leader, held)
+        plays = plays0 + [(me, card, trump)]
+        best = self._winner(obs, plays, led, side, leader)
+        items = [est.item(c) for _, c, _ in plays]
+
+        # what the others still to play are likely to add, and whether they can beat the best card
+        unseen = est.unseen
+        pool = len(unseen)
+        led_unseen = [c for c in unseen if cards[c].faction == led] if led else []
+        trick_worth = sum(i.m for i in items) + (enc_item.m if enc_item else 0.0)
+        p_win = 1.0 if best is not None and best[0] == me else 0.0
+        likely_winner = best[0] if best is not None else (rest[0] if rest else leader)
+        if led is None:
+            p_win = 0.0
+            likely_winner = rest[0] if rest else leader
+        biggest = 0.0
+        for k, seat in enumerate(rest):
+            h = obs["hand_sizes"][seat]
+            transfer = [c["id"] for c in obs["transfer"][seat]]
+            if led is None:
+                follow_p = 1.0
+            elif led in voids.get(seat, ()):
+                follow_p = 0.0
+            elif any(cards[c].faction == led for c in transfer):
+                follow_p = 1.0
+            else:
+                follow_p = 1.0 - _p_none(pool, len(led_unseen), h)
+            add = est.addition(led, follow_p, k)
+            items.append(add)
+            trick_worth += add.m
+            # can this seat beat the best card?
+            if best is None or best[0] != me:
+                continue
+            if best[2]:
+                beat = 0.0
+            else:
+                bval = cards[best[1]].value
+                better = [c for c in led_unseen if cards[c].value is not None and
+                          ((cards[c].value > bval) if side == "+" else (cards[c].value < bval))]
+                if led in voids.get(seat, ()):
+                    beat = 0.0
+                elif any(c in better for c in transfer):
+                    beat = 1.0
+                else:
+                    beat = 1.0 - _p_none(pool, len(better), h)
+            want = 1.0 if trick_worth > 0 else 0.3
+            p_beat = beat * want
+            if p_beat > biggest:
+                biggest, likely_winner = p_beat, seat
+            p_win *= 1.0 - p_beat
+        if best is not None and best[0] != me:
+            likely_winner = best[0]
+        profile = self.model.on_win(obs, led)
+        blocked = trump and self.model.rules(obs, card).blocks_led_power
+        if blocked or led is None:
+            profile = OnWin()
+        u_win = u_lose = 0.0
+        if p_win > 0:
+            u_win = self._utility(est, profile, items, enc_item, me)
+        if p_win < 1:
+            u_lose = self._utility(est, profile, items, enc_item, likely_winner)
+        return p_win * u_win + (1 - p_win) * u_lose
+
+    def _utility(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
+        """My gain minus the others' mean gain when `winner` takes the trick and its power runs."""
+        n = est.n
+        me = est.me
+        gained: list[Item] = []  # cards that surely end in my Expedition zone
+        lost: list[int] = []  # cards that leave it
+        mine = 0.0  # gains known only as an expectation
+        others = 0.0
+        i_win = winner == me
+        share = 1.0 / max(n - 1, 1)
+        led_hint = items[0].faction if items else None
+        remaining = list(items)
+
+        def give(group: list[Item], dest: str):
+            nonlocal mine, others
+            if not group or dest == REMOVED:
+                return
+            worth_m = sum(x.m for x in group)
+            worth_s = sum(x.survivors for x in group)
+            if i_win:
+                if dest == ME or (dest == CHOICE and worth_m >= 0):
+                    gained.extend(group)
+                else:
+                    others += worth_s
+            else:
+                if dest == ME or (dest == CHOICE and worth_s >= 0):
+                    others += worth_s
+                else:  # the winner sends it away: to me with some chance
+                    mine += share * worth_m
+                    others += (1 - share) * worth_s
+
+        for conds, order in profile.deals:
+            dealt = [x for x in remaining if matches(conds, x, led_hint)]
+            if not dealt:
+                continue
+            remaining = [x for x in remaining if not any(x is d for d in dealt)]
+            for attr, direction in reversed(order):
+                dealt.sort(key=lambda x: getattr(x, attr, 0) or 0, reverse=direction == "highest")
+            for i, x in enumerate(dealt):
+                if (winner + i) % n == me:
+                    gained.append(x)
+                else:
+                    others += x.survivors
+        for what, conds, dest in profile.partial:
+            group = remaining if what == "trick" else ([enc] if enc else [])
+            moved = [x for x in group if matches(conds, x, led_hint)]
+            if what == "trick":
+                remaining = [x for x in remaining if not any(x is d for d in moved)]
+            elif moved:
+                enc = None
+            give(moved, dest)
+        give(remaining, profile.trick)
+        if enc is not None:
+            give([enc], profile.encounter)
+        for shed in profile.sheds:
+            if shed.source not in ("expedition", "trick"):
+                continue
+            if i_win:
+                pool: list[Item] = [x for x in gained if x.card is not None]
+                if shed.source == "expedition":
+                    pool += [est.item(c) for c in est.my_pile]
+                pool = [x for x in pool if matches(shed.conds, x, led_hint)]
+                pool.sort(key=lambda x: x.m)
+                chosen = pool[:shed.count] if shed.mandatory else [x for x in pool[:shed.count] if x.m < 0]
+                for x in chosen:
+                    if any(x is y for y in gained):
+                        gained = [y for y in gained if y is not x]
+                    else:
+                        lost.append(x.card)
+                    if shed.dest in (OTHER, CHOICE):
+                        others += x.survivors
+            elif shed.dest in (OTHER, CHOICE):
+                mine += share * est.faction_mean(None) * shed.count
+        if i_win:
+            mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
+            mine += 0.3 * sum(s.count for s in profile.sheds if s.source == "held")
+        mine += est.set_worth([x.card for x in gained if x.card is not None], lost)
+        mine += sum(x.m for x in gained if x.card is None)
+        return mine - others / max(n - 1, 1)
+
+    # --------------------------------------------------------------- choices
+    def _choose(self, est: Estimate, decision: Decision) -> int:
+        obs = est.obs
+        options = decision.options
+        element = self._element(decision, obs)
+        sites = self.model.choice_sites(obs, decision)
+        site = sites[0] if sites else None
+        if element == "Yes/No":
+            return self._ask(est, decision, site)
+        values = [o.value for o in options]
+        stop = next((i for i, v in enumerate(values) if v == vm.STOP), None)
+        var = site.ins.get("name") if site else None
+        uses = self._uses(site, var) if site else []
+        if element == "Card":
+            return self._choose_card(est, decision, site, uses, stop)
+        if element == "Community":
+            return self._choose_community(est, decision, site, uses)
+        if element == "Faction":
+            return self._choose_faction(est, decision)
+        return 0
+
+    @staticmethod
+    def _uses(site: ChoiceSite, var: str) -> list[dict]:
+        """The effect statements of the choice's body that mention the chosen variable."""
+        out = []
+        for ins in site.body:
+            if ins["op"] == "effect" and var in _names(ins["statement"]):
+                out.append(ins["statement"])
+            elif ins["op"] == "choose" and var in _names(ins["source"]):
+                out.append({"node": "ChooseFrom", "ins": ins})
+        # statements further down the hook (a variable chosen by `choose` lives on)
+        return out
+
+    def _population_leader(self, obs, seats: list[int]) -> int:
+        return max(seats, key=lambda s: (obs["populations"][s] + obs["round_gains"][s], -s))
+
+    def _weakest(self, obs, seats: list[int]) -> int:
+        return min(seats, key=lambda s: (obs["populations"][s] + obs["round_gains"][s], s))
+
+    def _choose_card(self, est: Estimate, decision: Decision, site, uses, stop) -> int:
+        obs = est.obs
+        me = est.me
+        options = decision.options
+        hand = {c["id"] for c in obs["hand"]} | {c["id"] for c in obs["transfer"][me]}
+        direction = "away"  # send the worst away
+        giving_hand = False
+        for st in uses:
+            if st.get("node") == "Move" or st.get("node") == "ChooseFrom":
+                if st.get("node") == "ChooseFrom":
+                    direction = "away"
+                    continue
+                dest = _dest_class(st["dest"], site.bindings)
+                owner = st["dest"].get("owner")
+                if owner is not None and owner == site.ins.get("chooser"):
+                    dest = ME  # the chooser moves the card to itself
+                kind = st["dest"].get("kind")
+                if dest == ME and kind in ("expedition",):
+                    direction = "keep"
+                elif dest == ME and kind in ("hand", "transfer"):
+                    direction = "take"
+                else:
+                    direction = "away"
+                    giving_hand = kind in ("hand", "transfer", "reserve_top", "reserve_bottom")
+        cands = [(i, o.value) for i, o in enumerate(options) if o.value != vm.STOP]
+        from_hand = all(c in hand for _, c in cands)
+
+        def worth(card):
+            if from_hand or giving_hand and card in hand:
+                return self.hand_worth(est, card)
+            return est.m(card)
+
+        if direction in ("keep", "take"):
+            i, _ = max(cands, key=lambda ic: (worth(ic[1]), self.rng.random()))
+            return i
+        i, card = min(cands, key=lambda ic: (worth(ic[1]), self.rng.random()))
+        if stop is not None and worth(card) >= 0 and not from_hand:
+            return stop
+        return i
+
+    def _moved_worth(self, est: Estimate, st: dict, site: ChoiceSite) -> tuple[float, bool]:
+        """(worth to me of the cards a Move sends, known?) for a Community choice."""
+        obs = est.obs
+        base, _ = _unwrap(st["cards"])
+        items = [st["cards"]["left"], st["cards"]["right"]] if st["cards"].get("node") == "Arith" else [st["cards"]]
+        total = 0.0
+        known = True
+        for item in items:
+            base, conds = _unwrap(item)
+            name = base.get("name") if base.get("node") == "NameRef" else None
+            if name == "trick" and obs.get("trick"):
+                cards = [p["id"] for p in obs["trick"]["plays"]]
+                total += sum(est.m(c) for c in cards if matches(conds, est.cards[c], obs["trick"].get("led")))
+            elif name == "encounter":
+                if obs.get("encounter"):
+                    total += est.m(obs["encounter"]["id"])
+                elif self._encounter is not None:  # already moved into the winner's zone: remembered
+                    total += est.m(self._encounter)
+                else:
+                    total += est.faction_mean(None)
+                    known = False
+            elif name in site.bindings and site.bindings[name]["element"] == "Card" and self._chosen:
+                total += est.m(self._chosen[-1])
+            else:
+                total += est.faction_mean(None)
+                known = False
+        return total, known
+
+    def _choose_community(self, est: Estimate, decision: Decision, site, uses) -> int:
+        obs = est.obs
+        me = est.me
+        seats = [o.value for o in decision.options]
+        others = [s for s in seats if s != me]
+        var = site.ins.get("name") if site else None
+        for st in uses:
+            node = st.get("node")
+            if node == "NextLeader":
+                target = me if me in seats else self._weakest(obs, others)
+                return seats.index(target)
+            if node == "Move":
+                dest = st["dest"]
+                owner = dest.get("owner")
+                if owner is not None and var in _names(owner):  # cards go to the chosen Community
+                    worth, _ = self._moved_worth(est, st, site)
+                    if worth >= 0:
+                        target = me if me in seats else self._weakest(obs, others)
+                    else:
+                        target = self._population_leader(obs, others) if others else me
+                    return seats.index(target)
+                # cards taken from the chosen Community (blind): they are worth the average unseen card
+                worth = est.faction_mean(None)
+                dest_class = _dest_class(dest, site.bindings)
+                if dest_class == ME and worth > 0 or dest_class != ME and worth < 0:
+                    target = self._weakest(obs, others) if others else me
+                else:
+                    target = self._population_leader(obs, others) if others else me
+                if target not in seats:
+                    target = seats[0]
+                return seats.index(target)
+            if node == "ChooseFrom":
+                # a later choice among the chosen Community's cards, then moved: treat as taking from it
+                target = self._population_leader(obs, others) if others else me
+                return seats.index(target)
+        # unknown use: prefer myself for something positive is unknowable; pick the population leader
+        if others:
+            return seats.index(self._population_leader(obs, others))
+        return 0
+
+    def _choose_faction(self, est: Estimate, decision: Decision) -> int:
+        obs = est.obs
+        me = est.me
+        held = [c["id"] for c in obs["hand"]] + [c["id"] for c in obs["transfer"][me]]
+        best, best_i = None, 0
+        for i, o in enumerate(decision.options):
+            mine = [c for c in held if est.cards[c].faction == o.value]
+            worth = est.faction_mean(o.value)
+            score = len(mine) * (1 if worth >= 0 else -1) + 0.1 * worth + self.rng.random() * 1e-6
+            if best is None or score > best:
+                best, best_i = score, i
+        return best_i
+
+    def _ask(self, est: Estimate, decision: Decision, site) -> int:
+        yes = next((i for i, o in enumerate(decision.options) if o.value is True), 0)
+        no = next((i for i, o in enumerate(decision.options) if o.value is False), yes)
+        if site is None:
+            return yes
+        worth = 0.0
+        for ins in site.body:
+            if ins["op"] != "effect":
+                continue
+            st = ins["statement"]
+            if st.get("node") == "Score":
+                amount = st.get("amount") or {}
+                value = amount.get("value", 1) if amount.get("node") == "IntLit" else 1
+                sign = st.get("sign", 1)
+                worth += sign * value if st.get("whom") is None else -sign * value
+            elif st.get("node") == "Move":
+                moved, _ = self._moved_worth(est, st, site)
+                dest = _dest_class(st["dest"], site.bindings)
+                worth += moved if dest == ME else -moved
+        return yes if worth >= 0 else no
+
+
+__all__ = ["GreedyAgent", "PowerModel", "power_model", "OnWin", "analyse_on_win", "Estimate"]

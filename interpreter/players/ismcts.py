@@ -1,0 +1,640 @@
+"""ISMCTSAgent: single-observer information-set Monte Carlo tree search.
+
+The search follows Cowling, Powley and Whitehouse, "Information Set Monte
+Carlo Tree Search" (IEEE TCIAIG 2012), SO-ISMCTS: one tree whose nodes are
+moves seen from the searching Community's point of view. Each iteration
+
+1. **determinizes**: samples a full game consistent with the observation
+   (determinize.sample_state: the other hands, the face-down Expedition cards
+   and the Reserve dealt at random among the hidden places);
+2. **selects** down the tree with UCB1 among the moves *available in this
+   determinization* (a child's availability count, not its parent's visits,
+   is the exploration term's denominator), each player choosing the move best
+   for itself;
+3. **expands** one untried move;
+4. **plays out** the rest of the ROUND (not of the game) with a fast policy
+   (PlayoutPolicy by default);
+5. **backpropagates** each player's reward: its round delta (Survivors gained
+   minus lost at the count, less what it had banked when the search began)
+   against the others', squashed into [0, 1].
+
+Tree nodes are made for leads and follows (and Transfer passes with
+`search_transfers=True`) — the searcher's own moves, and with
+`opponents_in_tree=True` the others' too (the textbook tree; by default the
+others' moves are played by the playout policy, which measured stronger at
+the budgets a Python kernel affords). Choices inside powers met during an
+iteration are answered by the playout policy. Every decision the agent does
+not search goes to GreedyAgent, which also picks the root moves worth
+searching (`widen`) and supplies the move the search must clearly beat
+(`final="anchored"`); see docs/bots.md.
+
+The agent sees only the observation and the static setup, like GreedyAgent:
+`bind(setup, seat)` before the first decision, or `ISMCTSAgent(..., setup=setup)`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Mapping
+
+from happydayz.language import vm
+from happydayz.players.greedy import CHOICE, ME, GreedyAgent, OnWin, _dest_class, _names, _unwrap, matches, power_model
+from happydayz.kernel.determinize import SUPPORTED_KINDS, DeterminizeError, sample_state
+from happydayz.kernel.game import Decision, Game
+from happydayz.kernel.setup import GameSetup
+
+
+class Node:
+    __slots__ = ("actor", "edges", "visits", "avail", "reward", "squares")
+
+    def __init__(self, actor: int | None = None):
+        self.actor = actor  # who made the move leading here
+        self.edges: dict = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0  # the sum of the rewards of `actor`
+        self.squares = 0.0  # their sum of squares (for the final choice's confidence test)
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+    def variance_of_mean(self) -> float:
+        if self.visits < 2:
+            return 0.25
+        mean = self.reward / self.visits
+        var = max(self.squares / self.visits - mean * mean, 0.0) * self.visits / (self.visits - 1)
+        return var / self.visits
+
+
+def move_key(decision: Decision, index: int):
+    """A hashable name for an option, the same in every determinization."""
+    value = decision.options[index].value
+    if isinstance(value, list):
+        value = tuple(value)
+    return decision.kind, value
+
+
+class ISMCTSAgent:
+    """Information-set MCTS at leads and follows; GreedyAgent for the rest.
+
+    Budget: `iterations` per searched decision, or `milliseconds` of thinking
+    per searched decision (milliseconds wins when both are given).
+    `rollout`: "light" (PlayoutPolicy), "random" or "greedy" (GreedyAgent: far
+    slower). `reward`: "mean" (a Community's round delta minus the others'
+    mean), "best" (minus the best other's) or "margin" (its population after
+    the count minus the best other's), squashed by tanh(diff / scale).
+    `exploration`: the UCB1 constant. `widen`: search only GreedyAgent's best
+    N root moves (None: all). `final`: "anchored" (GreedyAgent's move unless a
+    searched move beats it by `confidence` standard errors) or "visits" (the
+    most visited move). `opponents_in_tree`: make tree nodes for the others'
+    moves too. `search_transfers`: search Transfer passes as well.
+    """
+
+    name = "ismcts"
+    TREE_KINDS = ("lead", "follow")
+
+    def __init__(self, seed: int | str = 0, iterations: int = 100, milliseconds: float | None = None,
+                 setup: GameSetup | None = None, exploration: float = 0.7, rollout: str = "light",
+                 reward: str = "best", scale: float = 12.0, search_transfers: bool = False,
+                 widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
+                 confidence: float = 2.0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.milliseconds = milliseconds
+        self.exploration = exploration
+        self.rollout = rollout
+        self.reward_mode = reward
+        self.scale = scale
+        self.widen = widen
+        self.final = final
+        self.confidence = confidence
+        self._anchor: int | None = None
+        self.opponents_in_tree = opponents_in_tree
+        self.tree_kinds = self.TREE_KINDS + (("transfer",) if search_transfers else ())
+        self.fallback = GreedyAgent(random.Random(f"{seed}/greedy").getrandbits(32))
+        self._policy_bots: dict[int, GreedyAgent] = {}
+        self.setup: GameSetup | None = None
+        self.seat: int | None = None
+        self._template: Game | None = None
+        self._root_allowed: set[int] = set()
+        self._playout: PlayoutPolicy | None = None
+        self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
+        if setup is not None:
+            self.bind(setup)
+
+    def bind(self, setup: GameSetup, seat: int | None = None) -> "ISMCTSAgent":
+        self.setup = setup
+        self.seat = seat
+        self.fallback.bind(setup, seat)
+        self._template = None
+        self._policy_bots = {}
+        self._playout = None
+        return self
+
+    def __repr__(self) -> str:
+        budget = f"milliseconds={self.milliseconds}" if self.milliseconds else f"iterations={self.iterations}"
+        return f"ISMCTSAgent(seed={self.seed!r}, {budget}, rollout={self.rollout!r})"
+
+    # ------------------------------------------------------------ interface
+    def decide(self, observation: dict, decision: Decision) -> int:
+        if self.setup is None:
+            raise RuntimeError("ISMCTSAgent needs the game's setup: call bind(setup, seat) first "
+                               "(or build it with ISMCTSAgent(seed, setup=setup))")
+        if len(decision.options) == 1:
+            return 0
+        if decision.kind not in self.tree_kinds or decision.kind not in SUPPORTED_KINDS:
+            return self.fallback.decide(observation, decision)
+        # what the fallback remembers between decisions (it does not see this one)
+        self.fallback._chosen = []
+        if observation.get("encounter"):
+            self.fallback._encounter = observation["encounter"]["id"]
+        start = time.perf_counter()
+        try:
+            index = self.search(observation, decision)
+        except DeterminizeError:
+            index = self.fallback.decide(observation, decision)
+        self.stats["decisions"] += 1
+        self.stats["seconds"] += time.perf_counter() - start
+        return index
+
+    # --------------------------------------------------------------- search
+    def root_moves(self, observation: Mapping, decision: Decision) -> list[int]:
+        """The options the search considers: GreedyAgent's best `widen` ones (all if widen is None)."""
+        every = list(range(len(decision.options)))
+        self._anchor = None
+        if self.final != "anchored" and (not self.widen or len(every) <= self.widen):
+            return every
+        scores = self.fallback.option_scores(dict(observation), decision)
+        if scores is None:
+            return every
+        ranked = sorted(every, key=lambda i: -scores[i])
+        self._anchor = ranked[0]
+        if not self.widen or len(every) <= self.widen:
+            return every
+        return sorted(ranked[: self.widen])
+
+    def search(self, observation: Mapping, decision: Decision) -> int:
+        root = Node()
+        allowed = self.root_moves(observation, decision)
+        if len(allowed) == 1:
+            return allowed[0]
+        self._root_allowed = set(allowed)
+        deadline = None
+        if self.milliseconds:
+            deadline = time.perf_counter() + self.milliseconds / 1000.0
+        count = 0
+        while True:
+            if deadline is not None:
+                if count > 0 and time.perf_counter() >= deadline:
+                    break
+            elif count >= self.iterations:
+                break
+            self._iterate(root, observation, decision)
+            count += 1
+        self.stats["iterations"] += count
+        return self.choose_move(root, decision, allowed)
+
+    def choose_move(self, root: Node, decision: Decision, allowed: list[int]) -> int:
+        """The move to play once the search is done.
+
+        "visits": the most visited move (ties: the better mean). "anchored"
+        (the default): GreedyAgent's choice unless another move's mean reward
+        beats it by more than `confidence` standard errors of the difference
+        — a search of a few hundred playouts is noisy, so it overrules the
+        rule of thumb only on clear evidence.
+        """
+        found = {i: root.edges.get(move_key(decision, i)) for i in allowed}
+        visited = {i: c for i, c in found.items() if c is not None and c.visits}
+        if not visited:
+            return self._anchor if self._anchor in allowed else allowed[0]
+        if self.final == "visits" or self._anchor not in visited:
+            return max(visited, key=lambda i: (visited[i].visits, visited[i].mean(), -i))
+        anchor = visited[self._anchor]
+        best = max(visited, key=lambda i: (visited[i].mean(), visited[i].visits, -i))
+        if best == self._anchor:
+            return best
+        other = visited[best]
+        spread = math.sqrt(anchor.variance_of_mean() + other.variance_of_mean())
+        if other.mean() - anchor.mean() > self.confidence * spread:
+            return best
+        return self._anchor
+
+    def _sample(self, observation: Mapping, decision: Decision) -> Game:
+        if self._template is None:  # a blank game to clone (never played): cheaper than dealing one
+            self._template = Game(self.setup, 0)
+        return sample_state(self.setup, observation, self.rng, template_game=self._template, decision=decision,
+                            quiet=True)
+
+    def _iterate(self, root: Node, observation: Mapping, decision: Decision) -> None:
+        game = self._sample(observation, decision)
+        history = len(game.history)
+        # What each Community already holds in this determinization is the same whatever
+        # is played now: counting only what changes from here on removes most of the
+        # noise the sampled Expedition zones would add to every reward (the "margin" reward
+        # compares final populations, so it needs none of it).
+        banked = None
+        if self.reward_mode != "margin":
+            cards = game.cards
+            banked = [sum(cards[c].survivors for c in game.zone("expedition", s)) + game.round_gain[s]
+                      for s in range(game.n)]
+        path: list[Node] = []
+        node = root
+        me = observation["seat"]
+        while game.decision is not None and len(game.history) == history:
+            d = game.decision
+            if d.kind not in self.tree_kinds or (d.actor != me and not self.opponents_in_tree):
+                game.apply(self._policy(game, d))
+                continue
+            keys = [move_key(d, i) for i in range(len(d.options))]
+            legal = range(len(keys)) if node is not root else sorted(self._root_allowed)
+            untried = []
+            for i in legal:
+                key = keys[i]
+                child = node.edges.get(key)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                i = untried[self.rng.randrange(len(untried))]
+                child = Node(d.actor)
+                child.avail = 1
+                node.edges[keys[i]] = child
+                path.append(child)
+                game.apply(i)
+                # the rest of the round is the playout
+                game.play(lambda decision: self._policy(game, decision), round_only=True)
+                break
+            log_c = self.exploration
+            best_i, best_u = 0, -1.0
+            for i in legal:
+                child = node.edges[keys[i]]
+                u = child.reward / child.visits + log_c * math.sqrt(math.log(child.avail) / child.visits)
+                if u > best_u:
+                    best_i, best_u = i, u
+            node = node.edges[keys[best_i]]
+            path.append(node)
+            game.apply(best_i)
+        rewards = self.rewards(game, history, banked)
+        for n in path:
+            n.visits += 1
+            r = rewards[n.actor]
+            n.reward += r
+            n.squares += r * r
+
+    # -------------------------------------------------------------- playout
+    def _policy(self, game: Game, decision: Decision) -> int:
+        if len(decision.options) == 1:
+            return 0
+        if self.rollout == "greedy":
+            bot = self._policy_bots.get(decision.actor)
+            if bot is None:
+                bot = GreedyAgent(self.rng.getrandbits(32), samples=1).bind(self.setup, decision.actor)
+                self._policy_bots[decision.actor] = bot
+            return bot.decide(game.observe(decision.actor), decision)
+        if self.rollout == "light":
+            if self._playout is None:
+                self._playout = PlayoutPolicy(self.setup, self.rng)
+            return self._playout(game, decision)
+        return self.rng.randrange(len(decision.options))
+
+    def rewards(self, game: Game, history: int, banked: list[int] | None = None) -> list[float]:
+        """Each Community's reward in [0, 1] for the round the playout ended.
+
+        "mean" and "best": its round delta (less what it had `banked` when the
+        search started) against the others' mean or the best other's.
+        "margin": its population after the count against the best other's —
+        what decides who wins. The difference is squashed by tanh(diff / scale).
+        """
+        n = game.n
+        if len(game.history) > history:
+            record = game.history[-1]
+        else:  # pragma: no cover - a playout always reaches the count
+            record = {"deltas": list(game.round_gain), "populations": list(game.population)}
+        if self.reward_mode == "margin":
+            scores = list(record["populations"])
+        else:
+            scores = list(record["deltas"])
+            if banked is not None:
+                scores = [d - b for d, b in zip(scores, banked)]
+        out = []
+        for s in range(n):
+            others = [scores[t] for t in range(n) if t != s]
+            if self.reward_mode == "mean":
+                diff = scores[s] - sum(others) / len(others)
+            else:
+                diff = scores[s] - max(others)
+            out.append(0.5 + 0.5 * math.tanh(diff / self.scale))
+        return out
+
+
+class PlayoutPolicy:
+    """A fast playout policy that reads the sampled game (the searcher's imagined world).
+
+    It knows what winning a trick of each Faction does from the same reading of
+    the compiled powers as GreedyAgent (bots.analyse_on_win): whether the
+    trick and the Encounter card stay with the winner, which cards are dealt
+    round the table; and it answers choices inside powers the way GreedyAgent
+    does (negative cards away, to the Community standing best; positive ones
+    kept), reading the running power's variables where it needs them. Card
+    worth is the printed `survivors` only: end-of-round hooks are not run.
+
+    Follow: when the trick is worth having, play the cheapest card that takes
+    the lead, else shed the worst card; when it is not, shed the worst card
+    that stays below the best one. Lead: the card and side with the best
+    prospect — a card nobody can beat (the sampled hands are known here)
+    scores what the trick would be worth with what the others would add; a
+    card somebody can beat scores as a way to shed it — except for a share
+    `explore` of leads made at random, on the side where the card is likely
+    to win if winning it would be worth Survivors, to lose if not. Transfer:
+    pass the worst card.
+    """
+
+    def __init__(self, setup: GameSetup, rng: random.Random, explore: float = 0.15):
+        self.setup = setup
+        self.explore = explore  # the share of leads made at random (diversity)
+        self.cards = setup.cards
+        self.model = power_model(setup)
+        self.rng = rng
+        self._profiles: dict[tuple, OnWin] = {}
+        self._sites: dict[tuple, object] = {}
+        self._mid: dict[str, float] = {}
+        for faction, ids in setup.faction_cards.items():
+            values = [self.cards[c].value for c in ids if self.cards[c].value is not None]
+            self._mid[faction] = (min(values) + max(values)) / 2 if values else 0.0
+
+    # --- what winning a trick is worth
+    def profile(self, game: Game, faction: str | None) -> OnWin:
+        if faction is None:
+            return _KEEP_ALL
+        variant = game.variant_of(faction)
+        key = (faction, variant)
+        got = self._profiles.get(key)
+        if got is None:
+            got = self.model.on_win({"factions": [{"faction": f, "variant": v} for f, v in game.factions]}, faction)
+            self._profiles[key] = got
+        return got
+
+    def winner_worth(self, game: Game, trick_cards: list[int], encounter: int | None, led: str | None) -> float:
+        cards = self.cards
+        profile = self.profile(game, led)
+        remaining = list(trick_cards)
+        worth = 0.0
+        for conds, order in profile.deals:
+            dealt = [c for c in remaining if matches(conds, cards[c], led)]
+            if not dealt:
+                continue
+            remaining = [c for c in remaining if c not in dealt]
+            for attr, direction in reversed(order):
+                dealt.sort(key=lambda c: getattr(cards[c], attr, 0) or 0, reverse=direction == "highest")
+            worth += sum(cards[c].survivors for c in dealt[::game.n])
+        for what, conds, dest in profile.partial:
+            if what == "trick":
+                moved = [c for c in remaining if matches(conds, cards[c], led)]
+                remaining = [c for c in remaining if c not in moved]
+                worth += _fate(sum(cards[c].survivors for c in moved), dest)
+        worth += _fate(sum(cards[c].survivors for c in remaining), profile.trick)
+        if encounter is not None:
+            worth += _fate(cards[encounter].survivors, profile.encounter)
+        for shed in profile.sheds:
+            if shed.source in ("expedition", "trick") and not shed.mandatory:
+                worth += 2.0 * shed.count
+        return worth
+
+    # --- decisions
+    def __call__(self, game: Game, decision: Decision) -> int:
+        kind = decision.kind
+        if kind == "follow":
+            return self._follow(game, decision)
+        if kind == "lead":
+            return self._lead(game, decision)
+        if kind == "transfer":
+            cards = self.cards
+            return min(range(len(decision.options)),
+                       key=lambda i: (cards[decision.options[i].value].survivors, self.rng.random()))
+        if kind in ("choose", "ask"):
+            return self._choose(game, decision)
+        return self.rng.randrange(len(decision.options))
+
+    def _follow(self, game: Game, decision: Decision) -> int:
+        options = decision.options
+        cards = self.cards
+        trick = game.trick
+        led, high = trick.led, trick.side == "+"
+        table = [card for _, card, _ in trick.plays]
+        best = game._winning_play()
+        best_value = cards[best[1]].value if best is not None else None
+        beaters, others = [], []
+        for i, o in enumerate(options):
+            spec = cards[o.value]
+            if spec.value is None:
+                beats = False
+            elif led is None:
+                beats = not game.rules_of(o.value).never_leads
+            elif spec.faction != led:
+                beats = False
+            elif best_value is None:
+                beats = True
+            else:
+                beats = spec.value > best_value if high else spec.value < best_value
+            (beaters if beats else others).append(i)
+        if beaters:
+            sign = 1 if high else -1
+            cheapest = min(beaters, key=lambda i: (cards[options[i].value].value or 0) * sign)
+            card = options[cheapest].value
+            new_led = led if led is not None else cards[card].faction
+            if self.winner_worth(game, table + [card], trick.encounter, new_led) > 0:
+                return cheapest
+        if others:
+            sign = 1 if high else -1
+            return min(others, key=lambda i: (cards[options[i].value].survivors,
+                                               -(cards[options[i].value].value or 0) * sign))
+        return max(beaters, key=lambda i: (cards[options[i].value].survivors, self.rng.random()))
+
+    def _lead(self, game: Game, decision: Decision) -> int:
+        options = decision.options
+        trick = game.trick
+        if trick.led is not None or self.rng.random() < self.explore:
+            return self._lead_at_random(game, decision)
+        cards = self.cards
+        me = decision.actor
+        # what the others hold, per Faction: the best values, and the card each would add
+        high: dict[str, int] = {}
+        low: dict[str, int] = {}
+        holdings: list[tuple[set, list, int]] = []
+        for seat in range(game.n):
+            if seat == me:
+                continue
+            held = game.held(seat)
+            if not held:
+                continue
+            by_faction: dict[str, list[int]] = {}
+            for c in held:
+                spec = cards[c]
+                if spec.value is None:
+                    continue
+                by_faction.setdefault(spec.faction, []).append(c)
+                if spec.value > high.get(spec.faction, -10**9):
+                    high[spec.faction] = spec.value
+                if spec.value < low.get(spec.faction, 10**9):
+                    low[spec.faction] = spec.value
+            worst = min(held, key=lambda c: cards[c].survivors)
+            holdings.append((by_faction, worst))
+        worth_cache: dict[int, float] = {}
+        best_j, best_score = 0, None
+        for j, o in enumerate(options):
+            card, side = o.value
+            spec = cards[card]
+            if spec.value is None or game.rules_of(card).never_leads:
+                score = -0.5
+            else:
+                f = spec.faction
+                beaten = (high.get(f, -10**9) > spec.value) if side == "+" else (low.get(f, 10**9) < spec.value)
+                worth = worth_cache.get(card)
+                if worth is None:
+                    added = []
+                    for by_faction, worst in holdings:
+                        mine = by_faction.get(f)
+                        added.append(mine[len(mine) // 2] if mine else worst)
+                    worth = self.winner_worth(game, [card] + added, trick.encounter, f)
+                    worth_cache[card] = worth
+                if not beaten:
+                    score = worth
+                else:  # somebody else takes it; shedding a costly card is welcome
+                    score = -0.25 * worth - 0.5 * spec.survivors
+            score += self.rng.random() * 1e-3
+            if best_score is None or score > best_score:
+                best_j, best_score = j, score
+        return best_j
+
+    def _lead_at_random(self, game: Game, decision: Decision) -> int:
+        options = decision.options
+        i = self.rng.randrange(len(options))
+        card, side = options[i].value
+        spec = self.cards[card]
+        if spec.value is None:
+            return i
+        wins_high = spec.value >= self._mid.get(spec.faction, spec.value)
+        worth = self.winner_worth(game, [card], game.trick.encounter, game.trick.led or spec.faction)
+        want = "+" if (worth > 0) == wins_high else "-"
+        for j, o in enumerate(options):
+            if o.value[0] == card and o.value[1] == want:
+                return j
+        return i
+
+    def _site(self, game: Game, decision: Decision):
+        led = game.trick.led if game.trick is not None else None
+        key = (decision.prompt.split(" — ")[0], led, tuple(tuple(f) for f in game.factions))
+        if key not in self._sites:
+            obs = {"trick": {"led": led}, "factions": [{"faction": f, "variant": v} for f, v in game.factions],
+                   "always": list(self.setup.always)}
+            sites = self.model.choice_sites(obs, decision)
+            if not sites:
+                self._sites[key] = None
+            else:
+                site = sites[0]
+                var = site.ins.get("name")
+                uses = GreedyAgent._uses(site, var)
+                direction = "away"
+                for st in uses:
+                    if st.get("node") != "Move":
+                        continue
+                    dest = _dest_class(st["dest"], site.bindings)
+                    owner = st["dest"].get("owner")
+                    if owner is not None and owner == site.ins.get("chooser"):
+                        dest = ME
+                    direction = "keep" if dest == ME else "away"
+                # each use with the variables its destination names (read once)
+                uses = [(st, _names(st["dest"].get("owner")) if st.get("node") == "Move" and st["dest"].get("owner")
+                         else set()) for st in uses]
+                self._sites[key] = (site, uses, direction)
+        return self._sites[key]
+
+    def _standing(self, game: Game, seat: int) -> int:
+        return game.population[seat] + sum(self.cards[c].survivors for c in game.zone("expedition", seat))
+
+    def _value_of(self, game: Game, node: dict) -> float | None:
+        """The Survivors of the cards a statement's card expression names, read from the running power."""
+        frame = game.frames[0] if game.frames else None
+        if frame is None:
+            return None
+        items = [node["left"], node["right"]] if node.get("node") == "Arith" else [node]
+        total = 0.0
+        for item in items:
+            base, conds = _unwrap(item)
+            if base.get("node") != "NameRef":
+                return None
+            name = base.get("name")
+            if name == "trick":
+                ids = list(frame.trick)
+            elif name == "encounter":
+                ids = list(frame.encounter)
+            elif name in frame.env:
+                value = frame.env[name]
+                ids = list(value) if isinstance(value, tuple) else [value]
+            else:
+                return None
+            total += sum(self.cards[c].survivors for c in ids if isinstance(c, int) and 0 <= c < len(self.cards)
+                         and matches(conds, self.cards[c], frame.led))
+        return total
+
+    def _choose(self, game: Game, decision: Decision) -> int:
+        options = decision.options
+        values = [o.value for o in options]
+        if decision.kind == "ask":
+            return next((i for i, v in enumerate(values) if v is True), 0)
+        info = self._site(game, decision)
+        if info is None:
+            return self.rng.randrange(len(options))
+        site, uses, direction = info
+        element = site.ins.get("element")
+        var = site.ins.get("name")
+        cards = self.cards
+        actor = decision.actor
+        stop = next((i for i, v in enumerate(values) if v == vm.STOP), None)
+        cand = [i for i, v in enumerate(values) if v != vm.STOP]
+        if element == "Card":
+            if direction == "keep":
+                return max(cand, key=lambda i: (cards[values[i]].survivors, self.rng.random()))
+            i = min(cand, key=lambda i: (cards[values[i]].survivors, self.rng.random()))
+            if stop is not None and cards[values[i]].survivors >= 0:
+                return stop
+            return i
+        if element == "Community":
+            others = [i for i in cand if values[i] != actor]
+            mine = next((i for i in cand if values[i] == actor), None)
+            for st, owner_names in uses:
+                node = st.get("node")
+                if node == "NextLeader":
+                    return mine if mine is not None else self.rng.choice(cand)
+                if node == "Move":
+                    if var not in owner_names:
+                        break
+                    worth = self._value_of(game, st["cards"])
+                    if worth is None:
+                        break
+                    if worth >= 0 and mine is not None:
+                        return mine
+                    pool = others or cand
+                    if worth >= 0:
+                        return min(pool, key=lambda i: (self._standing(game, values[i]), self.rng.random()))
+                    return max(pool, key=lambda i: (self._standing(game, values[i]), self.rng.random()))
+            return self.rng.choice(cand)
+        return self.rng.choice(cand)
+
+
+def _fate(worth: float, dest: str) -> float:
+    if dest == ME:
+        return worth
+    if dest == CHOICE:
+        return max(worth, 0.0)
+    return 0.0
+
+
+_KEEP_ALL = OnWin()
+
+
+__all__ = ["ISMCTSAgent", "Node", "move_key", "PlayoutPolicy"]

@@ -1,0 +1,88 @@
+"""The benchmark script runs and reports every figure (its speed is measured by the script, not tested here)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+BENCH = ROOT / "bench" / "bench.py"
+
+KEYS = {
+    "machine", "budget", "playout_us_per_trick", "playout_us_per_trick_by_scenario", "tricks_per_round",
+    "agent_playout_us_per_trick", "floor_us_per_trick", "playout_floor_ratio", "agent_playout_floor_ratio",
+    "logged_playout_us_per_trick", "logged_playout_floor_ratio",
+    "playout_floor_ratio_range", "load_powers", "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us",
+    "targets", "meets",
+}
+
+
+def test_quick_json_run_has_every_key():
+    done = subprocess.run([sys.executable, str(BENCH), "--quick", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)  # JSON only on stdout
+    assert KEYS <= set(result)
+    assert result["budget"]["quick"] is True
+    assert set(result["playout_us_per_trick_by_scenario"]) == {"woodstock-fever/1", "american-dream/1"}
+    for key in ("playout_us_per_trick", "logged_playout_us_per_trick", "agent_playout_us_per_trick", "floor_us_per_trick", "playout_floor_ratio",
+                "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us"):
+        assert isinstance(result[key], (int, float)) and result[key] > 0, key
+    # the headline ratio is the first key naming a ratio (what a script searching the JSON finds first)
+    assert next(key for key in result if "ratio" in key) == "playout_floor_ratio"
+    assert result["load_powers"] >= 1
+    assert all(10 <= t <= 20 for t in result["tricks_per_round"].values())
+
+
+def test_the_floor_plays_twelve_tricks_of_four_cards():
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    deck = bench.floor_deck()
+    assert len(deck) == 62
+    assert bench.floor_round(random.Random(0), deck) == 12
+
+
+def test_calls_counts_python_calls_per_trick():
+    done = subprocess.run([sys.executable, str(BENCH), "--calls", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    calls = json.loads(done.stdout)
+    assert set(calls) == {"playout", "logged_playout", "floor"}
+    # the event log costs calls, and the kernel does more than the bare loop: real counts, not placeholders
+    assert calls["floor"] < calls["playout"] < calls["logged_playout"]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="counting instructions needs valgrind")
+def test_instructions_are_counted_inside_the_games_only():
+    script = BENCH.parent / "instructions.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "1", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    # the loading (hundreds of millions of instructions) is not counted: a trick is tens of thousands
+    assert 10_000 < counts["floor_instructions_per_trick"] < counts["playout_instructions_per_trick"] < 2_000_000
+    ratio = counts["playout_instructions_per_trick"] / counts["floor_instructions_per_trick"]
+    assert counts["instructions_ratio"] == pytest.approx(ratio, abs=0.01)
+
+
+def test_paired_ismcts_compares_with_a_greedy_baseline_on_the_same_games():
+    script = BENCH.parent / "paired_ismcts.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "2", "--config", '{"iterations": 3}'],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "2 games of american-dream/1 against 3 greedy"
+    baseline = lines[2].split()
+    assert baseline[:2] == ["greedy", "(baseline)"]
+    assert baseline[4:] == ["+0.000", "±", "0.000", "+0.00", "±", "0.00"]  # the baseline against itself
+    assert lines[3].startswith('{"iterations": 3}')
