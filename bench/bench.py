@@ -116,9 +116,11 @@ def time_floor(rounds: int, seed: int) -> tuple[float, int]:
 # ----------------------------------------------------------------- the kernel
 
 def setups():
-    from happydayz.simulation.simulate import prepare
+    from happydayz.data.environment import Environment
+    from happydayz.kernel.setup import prepare
 
-    return {sid: prepare(sid, players=PLAYERS, express=True)[0] for sid in SCENARIOS}
+    env = Environment()
+    return {sid: prepare(env, sid, players=PLAYERS, express=True)[0] for sid in SCENARIOS}
 
 
 def _tricks(game) -> int:
@@ -183,9 +185,7 @@ def time_copy(setup, copies: int, seed: int = 7) -> float:
 
 def _clear_caches() -> None:
     from happydayz.language import parser
-    from happydayz.language import loader as powers
 
-    powers._CACHE.clear()
     for name in dir(parser):
         cached = getattr(parser, name)
         if callable(getattr(cached, "cache_clear", None)):
@@ -196,7 +196,7 @@ def time_load_powers(build_parser: bool) -> tuple[float, int]:
     """(milliseconds, powers): parse, check and compile every bundled power, caches cleared."""
     from happydayz.language import parser
     from happydayz.data.boxes import load_library
-    from happydayz.language.loader import load_power
+    from happydayz.language.loader import load_power  # no cache: the Environment keeps compiled powers
     from happydayz.base.resources import data_dir
 
     files = sorted(data_dir("powers").glob("*.power"))

@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
 from happydayz.players.agents import RandomAgent
-from happydayz.data.boxes import load_library, resolve_scenario
+from happydayz.data.environment import Environment
 from happydayz.players.greedy import GreedyAgent
 from happydayz.kernel.game import Game
 from happydayz.players.ismcts import ISMCTSAgent
@@ -44,8 +44,9 @@ SCENARIOS = ("woodstock-fever/1", "american-dream/1")
 
 @lru_cache(maxsize=None)
 def make_setup(scenario: str, players: int, express: bool):
-    sc, lib = resolve_scenario(scenario, load_library())
-    return build_setup(sc, lib, GameOptions(players=players, express=express))
+    env = Environment()
+    sc, lib = env.resolve_scenario(scenario)
+    return build_setup(sc, lib, GameOptions(players=players, express=express), env)
 
 
 def seed_of(seed: int, matchup: str, scenario: str, index: int) -> int:

@@ -38,23 +38,31 @@ Stable API (other test files rely on these names and signatures):
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from happydayz.data.boxes import load_library
+from happydayz.data.environment import Environment
 from happydayz.kernel.game import Game
 from happydayz.data.model import FactionChoice, Scenario
 from happydayz.kernel.position import set_position
 from happydayz.kernel.setup import GameOptions, build_setup
+from happydayz.kernel.setup import prepare as _prepare
 
 ROOT = Path(__file__).resolve().parent.parent  # the project's folder
 
 
-@lru_cache(maxsize=None)
+#: One Environment for the whole test session: each power file is compiled once.
+ENV = Environment()
+
+
 def library():
-    return load_library()
+    return ENV.library
+
+
+def prepare(scenario, players=None, **options):
+    """happydayz.kernel.setup.prepare in the test session's Environment: (setup, scenario)."""
+    return _prepare(ENV, scenario, players, **options)
 
 
 def _choice(entry) -> FactionChoice:
@@ -67,8 +75,7 @@ def _choice(entry) -> FactionChoice:
 def make_game(factions, players=3, added=(), patient_zero=False, express=True, box="woodstock-fever", seed=0) -> Game:
     scenario = Scenario(id="test", title="test", box=box,
                         factions=tuple(_choice(f) for f in factions), added=tuple(added))
-    setup = build_setup(scenario, library(),
-                        GameOptions(players=players, express=express, promos=patient_zero))
+    setup = build_setup(scenario, library(), GameOptions(players=players, express=express, promos=patient_zero), ENV)
     return Game(setup, seed)
 
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from happydayz.data.boxes import check_data_file, detect_kind, load_library
-from happydayz.language.checker import check
 from happydayz.base.errors import Diagnostic, DiagnosticSink, HappyError, Span
+from happydayz.base.safeyaml import load_yaml
+from happydayz.data.boxes import check_data_file, detect_kind, load_scenario_file
+from happydayz.data.environment import Environment
 from happydayz.data.model import Library
+from happydayz.kernel.scripted import check_script, is_script
+from happydayz.language.checker import check
 from happydayz.language.parser import parse_file
 
 POWER_SUFFIXES = (".power",)
@@ -37,29 +40,26 @@ def expand(paths: list[str | os.PathLike]) -> tuple[list[Path], list[Diagnostic]
     return files, problems
 
 
-def _check_yaml(path: Path, library: Library | None, trees: dict) -> list[Diagnostic]:
+def _check_yaml(path: Path, library: Library | None, trees: dict, env: Environment) -> list[Diagnostic]:
     """A box, scenario or scripted-game file; a scenario's own power files join the power checks."""
-    from happydayz.base.safeyaml import load_yaml
-    from happydayz.kernel.scripted import check_script, is_script
-
     try:
         doc = load_yaml(path)
     except HappyError as exc:
         return list(exc.diagnostics)
     if is_script(doc.data):
-        return check_script(path)
-    found = check_data_file(path, library)
-    if found or library is None or detect_kind(doc.data) != "scenario":
+        return check_script(path, env)
+    if library is None:  # a broken bundled box (reported once): a box file can still be checked
+        return check_data_file(path, Library({}), env.power_dirs) if detect_kind(doc.data) == "box" else []
+    found = check_data_file(path, library, env.power_dirs)
+    if found or detect_kind(doc.data) != "scenario":
         return found
-    return _check_scenario_powers(path, doc, library, trees)
+    return _check_scenario_powers(path, doc, library, trees, env)
 
 
-def _check_scenario_powers(path: Path, doc, library: Library, trees: dict) -> list[Diagnostic]:
-    from happydayz.data.boxes import load_scenario_file
-
+def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: Environment) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     try:
-        scenario, extended = load_scenario_file(path, library)
+        scenario, extended = load_scenario_file(path, library, env.power_dirs)
     except HappyError as exc:
         return list(exc.diagnostics)
     factions = extended.all_factions()
@@ -96,11 +96,12 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict) -> li
     return problems
 
 
-def check_paths(paths: list[str | os.PathLike], library: Library | None = None) -> list[Diagnostic]:
+def check_paths(paths: list[str | os.PathLike], env: Environment | None = None) -> list[Diagnostic]:
     """Every diagnostic (errors and warnings) for the files under `paths`."""
+    env = env if env is not None else Environment()
     files, problems = expand(paths)
     try:
-        library = library if library is not None else load_library()
+        library = env.library
         known = set(library.all_factions())
     except HappyError as exc:  # a broken bundled box: report it, check powers without Faction names
         problems.extend(exc.diagnostics)
@@ -113,7 +114,7 @@ def check_paths(paths: list[str | os.PathLike], library: Library | None = None) 
             except HappyError as exc:
                 problems.extend(exc.diagnostics)
         elif path.suffix in DATA_SUFFIXES:
-            problems.extend(_check_yaml(path, library, trees))
+            problems.extend(_check_yaml(path, library, trees, env))
         else:
             problems.append(Diagnostic(Span(str(path), 1, 1), "not a power file (.power) nor a box or scenario file (.yaml)", "F002"))
     defined = {path: t.binding.faction for path, t in trees.items() if t.binding.faction}

@@ -1,5 +1,5 @@
-"""Commands for people who write powers and scenarios: replay, explain, fmt,
-compile, new. Each `add_*` function adds one sub-command to the CLI parser."""
+"""Commands for people who write and validate powers and scenarios: check, replay, replay-log,
+explain, fmt, compile, new. Each `add_*` function adds one sub-command to the parser."""
 
 from __future__ import annotations
 
@@ -7,44 +7,42 @@ import json
 import sys
 from pathlib import Path
 
-from happydayz.base.errors import CheckProblem, Diagnostic, HappyError, Span, UsageError, suggest
+from happydayz.authoring.checking import check_paths, expand
+from happydayz.authoring.powerfiles import checked_power, find_power
+from happydayz.authoring.scaffold import new_faction, new_scenario
+from happydayz.base.errors import CheckProblem, UsageError
+from happydayz.cli.common import plural
+from happydayz.kernel.replaylog import verify
+from happydayz.kernel.scripted import replay
+from happydayz.language.cardtext import card_text
+from happydayz.language.compiler import compile_power
+from happydayz.language.formatter import format_paths
+from happydayz.language.ir import power_ir
 
 
-# ------------------------------------------------------------ finding powers
+# --------------------------------------------------------------------- check
 
-def bundled_powers() -> dict[str, Path]:
-    from happydayz.base.resources import data_dir
-
-    return {p.stem: p for p in sorted(data_dir("powers").glob("*.power"))}
-
-
-def find_power(ref: str) -> Path:
-    """A power file by path, or a bundled power by file stem or power name."""
-    path = Path(ref)
-    if path.is_file():
-        return path
-    powers = bundled_powers()
-    key = ref.lower().replace(" ", "_").replace("-", "_")
-    if key in powers:
-        return powers[key]
-    for stem, p in powers.items():
-        if stem.replace("_", "") == key.replace("_", ""):
-            return p
-    guess = suggest(key, list(powers))
-    hint = f"; did you mean '{guess}'?" if guess else ""
-    raise UsageError(f"no power file '{ref}' and no bundled power of that name{hint} "
-                     f"(bundled: {', '.join(powers)})")
+def _add_check(sub) -> None:
+    p = sub.add_parser("check", help="check power, box and scenario files",
+                       description="Check power files (.power), box and scenario files (.yaml), or every such "
+                                   "file in the folders named. Exit 1 if any error is found.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    p.add_argument("--json", action="store_true", help="print the diagnostics as a JSON list")
+    p.set_defaults(run=_run_check)
 
 
-def checked_power(path: Path):
-    """Parse and check a power file against the Factions of the loaded boxes."""
-    from happydayz.data.boxes import load_library
-    from happydayz.language.checker import check
-    from happydayz.language.parser import parse_file
-
-    tree = parse_file(path)
-    known = set(load_library().all_factions())
-    return check(tree, known)
+def _run_check(args) -> int:
+    files, _ = expand(args.paths)
+    diagnostics = check_paths(args.paths, args.env)
+    errors = sum(1 for d in diagnostics if d.severity == "error")
+    warnings = len(diagnostics) - errors
+    if args.json:
+        sys.stdout.write(json.dumps([d.record() for d in diagnostics], indent=2) + "\n")
+    else:
+        for diagnostic in diagnostics:
+            print(diagnostic.render())
+        print(f"{plural(errors, 'error')}, {plural(warnings, 'warning')} in {plural(len(files), 'file')}")
+    return 1 if errors else 0
 
 
 # -------------------------------------------------------------------- replay
@@ -59,9 +57,7 @@ def add_replay(sub) -> None:
 
 
 def run_replay(args) -> int:
-    from happydayz.kernel.scripted import replay
-
-    result = replay(args.file)
+    result = replay(args.file, args.env)
     if not args.quiet:
         print(json.dumps(result.output, indent=2))
     if result.mismatches:
@@ -84,9 +80,7 @@ def add_replay_log(sub) -> None:
 
 
 def run_replay_log(args) -> int:
-    from happydayz.kernel.replaylog import verify
-
-    game, differences = verify(args.log, args.game)
+    game, differences = verify(args.log, args.game, args.env)
     result = game.result()
     print(json.dumps({**result, "events": len(game.log), "exact": not differences}))
     for line in differences:
@@ -106,9 +100,7 @@ def add_explain(sub) -> None:
 
 
 def run_explain(args) -> int:
-    from happydayz.language.cardtext import card_text
-
-    checked = checked_power(find_power(args.power))
+    checked = checked_power(find_power(args.power), args.env)
     if args.variant and not checked.power.variants:
         raise UsageError(f"the power '{checked.power.name}' has no variants")
     print(card_text(checked, args.variant))
@@ -128,8 +120,6 @@ def add_fmt(sub) -> None:
 
 
 def run_fmt(args) -> int:
-    from happydayz.language.formatter import format_paths
-
     changed, problems = format_paths(args.paths, check=args.check)
     for problem in problems:
         print(problem.render(), file=sys.stderr)
@@ -153,11 +143,8 @@ def add_compile(sub) -> None:
 
 
 def run_compile(args) -> int:
-    from happydayz.language.compiler import compile_power
-    from happydayz.language.ir import power_ir
-
     path = find_power(args.power)
-    compiled = compile_power(checked_power(path), path.resolve())
+    compiled = compile_power(checked_power(path, args.env), path.resolve())
     data = power_ir(compiled)
     if args.json:
         print(json.dumps(data, indent=2))
@@ -222,16 +209,12 @@ def add_new(sub) -> None:
 
 
 def run_new(args) -> int:
-    from happydayz.data.boxes import load_library
-    from happydayz.authoring.checking import check_paths
-    from happydayz.authoring.scaffold import new_faction, new_scenario
-
     directory = Path(args.dir)
     if not directory.is_dir():
         raise UsageError(f"no folder {directory}")
     make = new_faction if args.what == "faction" else new_scenario
-    written = make(args.name, directory, load_library(), force=args.force)
-    problems = [d for d in check_paths([str(p) for p in written]) if d.severity == "error"]
+    written = make(args.name, directory, args.env.library, force=args.force)
+    problems = [d for d in check_paths([str(p) for p in written], args.env) if d.severity == "error"]
     if problems:  # a template that does not check is our bug, but say so plainly
         raise CheckProblem(problems)
     for path in written:
@@ -242,6 +225,4 @@ def run_new(args) -> int:
     return 0
 
 
-COMMANDS = [add_replay, add_replay_log, add_explain, add_fmt, add_compile, add_new]
-
-__all__ = ["COMMANDS", "find_power", "bundled_powers", "HappyError", "Diagnostic", "Span"]
+COMMANDS = [_add_check, add_replay, add_replay_log, add_explain, add_fmt, add_compile, add_new]

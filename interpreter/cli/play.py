@@ -22,13 +22,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from happydayz.players.agents import Agent, make_bots, parse_bots
-from happydayz.kernel.determinize import expedition_seen
 from happydayz.base.errors import HappyError, UsageError
+from happydayz.cli.common import add_game_options, stdout_console, whole_number
+from happydayz.data.environment import Environment
+from happydayz.kernel.determinize import expedition_seen
 from happydayz.kernel.game import Decision, Game
-from happydayz.data.model import Library
+from happydayz.kernel.outcome import winners_text
 from happydayz.kernel.savegame import new_game, read_save, replay_answers, save_game
-from happydayz.simulation.simulate import prepare
+from happydayz.kernel.setup import prepare
+from happydayz.players.agents import Agent
+from happydayz.players.registry import make_bots, parse_bots
 
 VARIANT_MARKS = {"basic": "", "positive": " (+)", "negative": " (-)"}
 
@@ -50,9 +53,10 @@ def faction_label(faction: str, variant: str) -> str:
 
 def start_game(scenario_ref: str | os.PathLike | None, players: int | None, seat: int, seed: int,
                express: bool = False, promos: bool = False, random_powers: bool = False,
-               library: Library | None = None) -> tuple[Game, list[Agent], str]:
+               env: Environment | None = None) -> tuple[Game, list[Agent], str]:
     """A new game, random bots for every seat, and the scenario reference to save."""
-    setup, scenario = prepare(scenario_ref, players, express, promos, random_powers, library=library)
+    setup, scenario = prepare(env if env is not None else Environment(), scenario_ref, players, express, promos,
+                              random_powers)
     if not 0 <= seat < setup.n:
         raise UsageError(f"--seat {seat} is not a seat of a {setup.n}-player game: choose 0 to {setup.n - 1}")
     game = Game(setup, seed)
@@ -61,7 +65,7 @@ def start_game(scenario_ref: str | os.PathLike | None, players: int | None, seat
 
 
 def resume_game(path: str | os.PathLike, seat: int = 0,
-                library: Library | None = None) -> tuple[Game, list[Agent], str, int]:
+                env: Environment | None = None) -> tuple[Game, list[Agent], str, int]:
     """Rebuild a saved game and its bots exactly as they were when it was saved.
 
     The bots are shown again every decision they made, so that their random
@@ -70,7 +74,7 @@ def resume_game(path: str | os.PathLike, seat: int = 0,
     """
     data = read_save(path)
     seat = data.get("seat", seat)
-    game = new_game(data, library)
+    game = new_game(data, env)
     if not 0 <= seat < game.n:
         raise UsageError(f"--seat {seat} is not a seat of this {game.n}-player game")
     bots = make_bots(parse_bots(None, game.n), data["seed"])
@@ -93,6 +97,7 @@ class Session:
     scenario_ref: str
     console: Console
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    env: Environment = field(default_factory=Environment)
     seen: int = 0  # log events already reported
     side: str | None = None
     tricks: int = 0
@@ -171,7 +176,7 @@ class Session:
             return
         path = Path(target).expanduser()
         try:
-            save_game(path, self.game, self.scenario_ref, seat=self.seat)
+            save_game(path, self.game, self.scenario_ref, seat=self.seat, env=self.env)
         except HappyError as exc:
             self.say(exc.render(), "red")
             return
@@ -265,4 +270,38 @@ class Session:
         self.console.print(table)
 
 
-__all__ = ["faction_label", "start_game", "resume_game", "Session", "HELP"]
+# ------------------------------------------------------------ the command
+
+def _add_play(sub) -> None:
+    p = sub.add_parser("play", help="play a game in the terminal against bots",
+                       description="Play one seat of a game in the terminal; random bots play the others. "
+                                   "At your turn type an option number, 'save PATH', 'help' or 'quit'.")
+    add_game_options(p)
+    p.add_argument("--seat", type=whole_number, default=0, metavar="N", help="your seat, from 0 (default: 0)")
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="the seed of the game (default: 0)")
+    p.add_argument("--resume", metavar="SAVE", help="continue a saved game (its own scenario, options and seat)")
+    p.set_defaults(run=_run_play)
+
+
+def _run_play(args) -> int:
+    console = stdout_console()
+    if args.resume:
+        game, bots, reference, seat = resume_game(args.resume, args.seat, env=args.env)
+        console.print(Text(f"Resuming {args.resume}: {len(game.answers)} answers replayed.", style="bold"), soft_wrap=True)
+    else:
+        game, bots, reference = start_game(args.scenario, args.players, args.seat, args.seed, args.express,
+                                           args.promos, args.random_powers, env=args.env)
+        seat = args.seat
+    scenario = game.setup.scenario
+    factions = ", ".join(faction_label(f, v) for f, v in (tuple(x) for x in game.factions))
+    console.print(Text(f"{scenario.id} - {scenario.title}: {game.n} players, you are {game.seat_label(seat)}. "
+                       f"Factions: {factions}. Type 'help' for the commands.", style="bold"), soft_wrap=True)
+    session = Session(game, seat, bots, reference, console, sys.stdin, args.env)
+    if session.run() != "over":
+        return 0
+    session.show_final()
+    console.print(Text(winners_text(game.winners, you=seat), style="bold"))
+    return 0
+
+
+COMMANDS = [_add_play]

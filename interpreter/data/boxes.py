@@ -20,12 +20,12 @@ import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, suggest
+from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, suggest
 from happydayz.data.model import (
     AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, Library, PromoDef, Scenario,
 )
@@ -272,15 +272,11 @@ def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, pat
     return tuple(cards)
 
 
-POWERS_PATH_VARIABLE = "HAPPYDAYZ_POWERS"  # extra folders for power files, set by --powers
-
-
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
-                what: str) -> Path:
+                what: str, power_dirs: Sequence[Path]) -> Path:
+    """The power file a box or scenario names: next to that file first, then in `power_dirs` (--powers)."""
     target, found = base / relative, False
-    # Next to the file that names it first, then in the folders of --powers (HAPPYDAYZ_POWERS).
-    searched = [base] + [Path(d) for d in os.environ.get(POWERS_PATH_VARIABLE, "").split(os.pathsep) if d]
-    for folder in searched:
+    for folder in (base, *power_dirs):
         try:
             candidate = (folder / relative).resolve()
             if candidate.is_file():
@@ -332,7 +328,7 @@ def _entry_name(entry: Any) -> tuple[str, str, tuple]:
     return entry["faction"], entry.get("variant", "basic"), ("faction",)
 
 
-def _parse_box(path: str | os.PathLike, sink: DiagnosticSink) -> _Parsed | None:
+def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequence[Path] = ()) -> _Parsed | None:
     """Read, validate and build one box; problems go to `sink`.
 
     None if the file cannot be read or breaks the schema; otherwise the box is
@@ -387,7 +383,7 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink) -> _Parsed | None:
         name = entry["name"]
         if not claim(name, here + ("name",)):
             continue
-        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file)
         factions[name] = FactionDef(name, power, cards, box_id, name in always)
     for index, name in enumerate(always):
@@ -402,7 +398,7 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink) -> _Parsed | None:
         name = entry["name"]
         if not claim(name, here + ("name",)):
             continue
-        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         added[name] = AddedPowerDef(name, power, box_id)
 
     promos: list[PromoDef] = []
@@ -412,7 +408,7 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink) -> _Parsed | None:
         name = entry["name"]
         if not claim(name, here + ("name",)):
             continue
-        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         promos.append(PromoDef(name, entry["faction"], entry["replaces"], entry["survivors"], power, box_id,
                                entry.get("label", "")))
         promo_paths.append(here)
@@ -545,14 +541,14 @@ def _expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return found
 
 
-def load_box(path: str | os.PathLike, others: Iterable[Box] | None = None) -> Box:
+def load_box(path: str | os.PathLike, others: Iterable[Box] | None = None, power_dirs: Sequence[Path] = ()) -> Box:
     """Load one box file.
 
     Scenarios marked `mixed` may use Factions and added powers of `others`;
     when `others` is None, of the bundled boxes. Raises DataProblem.
     """
     sink = DiagnosticSink()
-    parsed = _parse_box(path, sink)
+    parsed = _parse_box(path, sink, power_dirs)
     if parsed is None:
         _raise_if_errors(sink)
         raise DataProblem(Diagnostic(Span(str(path), 1, 1), "the box file cannot be loaded", D_INTERNAL))
@@ -562,7 +558,7 @@ def load_box(path: str | os.PathLike, others: Iterable[Box] | None = None) -> Bo
         for candidate in _bundled_box_files():
             if candidate.resolve() == me:
                 continue
-            other = _parse_box(candidate, DiagnosticSink())
+            other = _parse_box(candidate, DiagnosticSink(), power_dirs)
             if other is not None and other.box.id != parsed.box.id:
                 others.append(other.box)
     _check_references(parsed, [parsed.box, *others], sink)
@@ -570,8 +566,11 @@ def load_box(path: str | os.PathLike, others: Iterable[Box] | None = None) -> Bo
     return parsed.box
 
 
-def load_library(extra_paths: Iterable[str | os.PathLike] = ()) -> Library:
-    """Every bundled box, plus the box files (or directories of them) in `extra_paths`."""
+def load_library(extra_paths: Iterable[str | os.PathLike] = (), power_dirs: Sequence[Path] = ()) -> Library:
+    """Every bundled box, plus the box files (or directories of them) in `extra_paths`.
+
+    Power files are looked for next to the box file that names them, then in `power_dirs`.
+    """
     sink = DiagnosticSink()
     parsed: list[_Parsed] = []
     seen_files: set[Path] = set()
@@ -580,7 +579,7 @@ def load_library(extra_paths: Iterable[str | os.PathLike] = ()) -> Library:
         if path.resolve() in seen_files:
             continue
         seen_files.add(path.resolve())
-        one = _parse_box(path, sink)
+        one = _parse_box(path, sink, power_dirs)
         if one is None:
             continue
         if one.box.id in ids:
@@ -598,7 +597,8 @@ def load_library(extra_paths: Iterable[str | os.PathLike] = ()) -> Library:
 
 # --- user scenarios -------------------------------------------------------
 
-def load_scenario_file(path: str | os.PathLike, library: Library) -> tuple[Scenario, Library]:
+def load_scenario_file(path: str | os.PathLike, library: Library,
+                       power_dirs: Sequence[Path] = ()) -> tuple[Scenario, Library]:
     """Load a user's scenario file against `library`.
 
     Returns the scenario and the library extended with the scenario's own
@@ -640,7 +640,7 @@ def load_scenario_file(path: str | os.PathLike, library: Library) -> tuple[Scena
             sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is defined twice",
                        D_DUPLICATE_NAME)
             continue
-        power = _power_file(source.parent, entry["power"], doc, here + ("power",), sink, f"{name!r}")
+        power = _power_file(source.parent, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         if "cards" in entry:
             cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file)
         else:
@@ -671,18 +671,41 @@ def load_scenario_file(path: str | os.PathLike, library: Library) -> tuple[Scena
     return scenario, extended
 
 
-def resolve_scenario(id_or_path: str | os.PathLike, library: Library) -> tuple[Scenario, Library]:
+def resolve_scenario(id_or_path: str | os.PathLike, library: Library,
+                     power_dirs: Sequence[Path] = ()) -> tuple[Scenario, Library]:
     """A scenario by id ("<box id>/<n>") or by the path of a scenario file."""
     text = str(id_or_path)
     by_id = {s.id: s for s in library.scenarios()}
     if text in by_id:
         return by_id[text], library
     if isinstance(id_or_path, Path) or text.lower().endswith((".yaml", ".yml")) or Path(text).is_file():
-        return load_scenario_file(id_or_path, library)
+        return load_scenario_file(id_or_path, library, power_dirs)
     known = list(by_id)
     message = f"unknown scenario {text!r}{_did_you_mean(text, known)}; known scenarios: " + ", ".join(known)
     raise DataProblem(Diagnostic(Span("<scenario>", 1, 1), message, D_UNKNOWN_SCENARIO,
                                  hint="give a scenario id or the path of a scenario .yaml file"))
+
+
+def default_scenario(library: Library) -> str:
+    """The scenario played when none is named: scenario 1 of the last box by id.
+
+    Computed from the loaded boxes rather than written in code, so the code names no box.
+    """
+    if not library.boxes:  # pragma: no cover - the bundled boxes always load
+        raise UsageError("no box is loaded, so there is no default scenario: give --scenario")
+    box = library.boxes[max(library.boxes)]
+    ids = [s.id for s in box.scenarios]
+    wanted = f"{box.id}/1"
+    return wanted if wanted in ids else ids[0]
+
+
+def scenario_reference(scenario: Scenario, library: Library) -> str:
+    """How to name a scenario in a save or results file: its id if bundled, else the absolute path of its file."""
+    if scenario.id in {s.id for s in library.scenarios()}:
+        return scenario.id
+    if scenario.source is not None:
+        return str(Path(scenario.source).resolve())
+    return scenario.id
 
 
 # --- checking a file --------------------------------------------------------
@@ -700,14 +723,19 @@ def detect_kind(data: Any) -> str:
     return "box" if box_score > scenario_score else "scenario"
 
 
-def check_data_file(path: str | os.PathLike, library: Library | None = None) -> list[Diagnostic]:
-    """Every problem of a box or scenario file; [] when it is fine. Never raises for bad input."""
+def check_data_file(path: str | os.PathLike, library: Library | None = None,
+                    power_dirs: Sequence[Path] = ()) -> list[Diagnostic]:
+    """Every problem of a box or scenario file; [] when it is fine. Never raises for bad input.
+
+    A scenario is checked against `library` (by default, the bundled boxes).
+    """
     try:
         doc = load_yaml(path)
         if detect_kind(doc.data) == "box":
-            load_box(path)
+            load_box(path, power_dirs=power_dirs)
         else:
-            load_scenario_file(path, library if library is not None else load_library())
+            load_scenario_file(path, library if library is not None else load_library(power_dirs=power_dirs),
+                               power_dirs)
     except HappyError as problem:
         return list(problem.diagnostics)
     except RecursionError:
@@ -716,6 +744,7 @@ def check_data_file(path: str | os.PathLike, library: Library | None = None) -> 
 
 
 __all__ = [
-    "load_box", "load_library", "load_scenario_file", "resolve_scenario", "check_data_file",
+    "load_box", "load_library", "load_scenario_file", "resolve_scenario", "check_data_file", "default_scenario",
+    "scenario_reference",
     "detect_kind", "promo_card", "card_label", "schema_path",
 ]

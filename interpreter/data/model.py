@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-VARIANTS = ("basic", "positive", "negative")
-
 
 @dataclass(frozen=True)
 class CardSpec:

@@ -12,10 +12,10 @@ import json
 import os
 from pathlib import Path
 
-from happydayz.data.boxes import load_library, resolve_scenario
-from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
-from happydayz.kernel.game import Game
+from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, Span
+from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario
+from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -49,20 +49,19 @@ def read_log(path: str | os.PathLike, game_index: int | None = None) -> list[dic
     return [e for _, e in events[games[0]:end]]
 
 
-def rebuild(start: dict) -> Game:
+def rebuild(start: dict, env: Environment) -> Game:
     """A fresh game from a game_start event."""
-    library = load_library()
-    scenario, library = resolve_scenario(start["scenario"], library) if start.get("scenario") else (None, library)
+    scenario, library = env.resolve_scenario(start["scenario"]) if start.get("scenario") else (None, env.library)
     factions = tuple(FactionChoice(f, v) for f, v in start["factions"])
     if scenario is None or scenario.factions != factions or tuple(scenario.added) != tuple(start["added"]):
         scenario = Scenario(id=start.get("scenario", "log"), title="replayed", box=start.get("box") or scenario.box,
                             factions=factions, added=tuple(start["added"]))
     options = GameOptions(players=start["players"], **start["options"])
-    return Game(build_setup(scenario, library, options), start["seed"])
+    return Game(build_setup(scenario, library, options, env), start["seed"])
 
 
-def replay_events(events: list[dict]) -> Game:
-    game = rebuild(events[0])
+def replay_events(events: list[dict], env: Environment) -> Game:
+    game = rebuild(events[0], env)
     for number, event in enumerate(events):
         if event["event"] != "decision":
             continue
@@ -77,10 +76,11 @@ def replay_events(events: list[dict]) -> Game:
     return game
 
 
-def verify(path: str | os.PathLike, game_index: int | None = None) -> tuple[Game, list[str]]:
+def verify(path: str | os.PathLike, game_index: int | None = None,
+           env: Environment | None = None) -> tuple[Game, list[str]]:
     """Replay a logged game; the differences between its log and the replay's (none when exact)."""
     events = read_log(path, game_index)
-    game = replay_events(events)
+    game = replay_events(events, env if env is not None else Environment())
     strip = [{k: v for k, v in e.items() if k != "game"} for e in events]
     differences = []
     for i, (want, got) in enumerate(zip(strip, game.log)):
@@ -92,4 +92,4 @@ def verify(path: str | os.PathLike, game_index: int | None = None) -> tuple[Game
     return game, differences
 
 
-__all__ = ["read_log", "rebuild", "replay_events", "verify", "HappyError"]
+__all__ = ["read_log", "rebuild", "replay_events", "verify"]

@@ -23,13 +23,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from happydayz.base.errors import Diagnostic, GameRuleError, HappyError, Span
+from happydayz.base.files import open_text_output
+from happydayz.data.environment import Environment
 from happydayz.kernel.game import Decision, Game
-from happydayz.data.model import Library
+from happydayz.kernel.setup import prepare
 
 FORMAT = "happydayz-save/1"
 MAX_SAVE_BYTES = 16 * 1024 * 1024
@@ -52,20 +53,16 @@ class SaveProblem(HappyError):
 # --------------------------------------------------------------------- save
 
 def save_record(game: Game, scenario_ref: str | os.PathLike, seat: int | None = None,
-                library: Library | None = None) -> dict:
+                env: Environment | None = None) -> dict:
     """The save-file data of `game` (see the module docstring)."""
-    from happydayz.data.boxes import load_library
-
-    library = library if library is not None else load_library()
+    env = env if env is not None else Environment()
     text = str(scenario_ref)
-    if text not in {s.id for s in library.scenarios()}:
+    if text not in {s.id for s in env.library.scenarios()}:
         text = str(Path(scenario_ref).resolve())
-    from happydayz.simulation.simulate import options_record
-
     record: dict[str, Any] = {
         "format": FORMAT,
         "scenario": text,
-        "options": options_record(game.setup.options),
+        "options": game.setup.options.record(),
         "seed": game.seed,
         "answers": list(game.answers),
     }
@@ -81,12 +78,12 @@ def dumps_record(record: dict) -> str:
 
 
 def save_game(path: str | os.PathLike, game: Game, scenario_ref: str | os.PathLike, seat: int | None = None,
-              library: Library | None = None) -> dict:
+              env: Environment | None = None) -> dict:
     """Write a save file for `game` (atomically) and return its data.
 
     Raises SaveProblem when the file cannot be written.
     """
-    record = save_record(game, scenario_ref, seat, library)
+    record = save_record(game, scenario_ref, seat, env)
     path = Path(path)
     temporary = path.with_name(path.name + ".tmp")
     try:
@@ -190,13 +187,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def new_game(data: dict, library: Library | None = None) -> Game:
+def new_game(data: dict, env: Environment | None = None) -> Game:
     """A fresh game (no answer given) for validated save data."""
-    from happydayz.simulation.simulate import prepare
-
     options = data["options"]
-    setup, _ = prepare(data["scenario"], options["players"], options["express"], options["promos"],
-                       options["random_powers"], options.get("faction_change", True), library=library)
+    setup, _ = prepare(env if env is not None else Environment(), data["scenario"], options["players"],
+                       options["express"], options["promos"], options["random_powers"],
+                       options.get("faction_change", True))
     return Game(setup, data["seed"])
 
 
@@ -223,34 +219,15 @@ def replay_answers(game: Game, answers: list[int], file: str = "<save>",
     return game
 
 
-def load_game(path: str | os.PathLike, library: Library | None = None) -> tuple[Game, dict]:
+def load_game(path: str | os.PathLike, env: Environment | None = None) -> tuple[Game, dict]:
     """Rebuild the saved game: (the game with every saved answer applied, the save data)."""
     data = read_save(path)
-    game = new_game(data, library)
+    game = new_game(data, env)
     replay_answers(game, data["answers"], str(path))
     return game, data
 
 
 # ---------------------------------------------------------------------- logs
-
-@contextlib.contextmanager
-def open_text_output(target: str | os.PathLike | TextIO | None) -> Iterator[TextIO | None]:
-    """A writable text file for a path, "-" (stdout) or an open file; None stays None."""
-    if target is None:
-        yield None
-    elif hasattr(target, "write"):
-        yield target  # type: ignore[misc]
-    elif str(target) == "-":
-        yield sys.stdout
-    else:
-        try:
-            handle = open(target, "w", encoding="utf-8")
-        except OSError as exc:
-            raise HappyError(Diagnostic(Span(str(target), 1, 1), f"cannot write: {exc.strerror or exc}",
-                                        S_WRITE)) from None
-        with handle:
-            yield handle
-
 
 def log_lines(game: Game, game_index: int | None = None) -> Iterator[str]:
     for event in game.log:
@@ -267,5 +244,5 @@ def write_log_jsonl(target: str | os.PathLike | TextIO, game: Game, game_index: 
 
 __all__ = [
     "FORMAT", "SaveProblem", "save_record", "save_game", "read_save", "load_game", "new_game", "replay_answers",
-    "open_text_output", "write_log_jsonl", "log_lines",
+    "write_log_jsonl", "log_lines",
 ]

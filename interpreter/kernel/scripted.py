@@ -17,13 +17,14 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from happydayz.data.boxes import _schema_problems, load_library, resolve_scenario, switches
 from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
-from happydayz.kernel.game import Game
-from happydayz.data.model import FactionChoice, Scenario
-from happydayz.kernel.position import CardNames, in_play_cards, set_position
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import load_yaml
+from happydayz.data.boxes import _schema_problems, switches
+from happydayz.data.environment import Environment
+from happydayz.data.model import FactionChoice, Scenario
+from happydayz.kernel.game import Game
+from happydayz.kernel.position import CardNames, in_play_cards, set_position
 from happydayz.kernel.setup import GameOptions, build_setup
 
 
@@ -51,12 +52,13 @@ def load_script(path: str | os.PathLike):
     return doc
 
 
-def _scenario(data: dict, library, base: Path) -> tuple[Scenario, Any]:
+def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
+    library = env.library
     if "scenario" in data:
         ref = data["scenario"]
         if str(ref).lower().endswith((".yaml", ".yml")) and not Path(ref).is_absolute():
             ref = base / ref  # a scenario file next to the scripted game
-        return resolve_scenario(ref, library)
+        return env.resolve_scenario(ref)
     factions = []
     for entry in data["factions"]:
         if isinstance(entry, str):
@@ -68,20 +70,19 @@ def _scenario(data: dict, library, base: Path) -> tuple[Scenario, Any]:
                     added=tuple(data.get("added", ()))), library
 
 
-def build_game(doc) -> Game:
+def build_game(doc, env: Environment) -> Game:
     data = doc.data
-    library = load_library()
     key = ("scenario",) if "scenario" in data else ("factions",)
     try:
-        scenario, library = _scenario(data, library, Path(doc.file).resolve().parent)
-        return _new_game(doc, scenario, library)
+        scenario, library = _scenario(data, env, Path(doc.file).resolve().parent)
+        return _new_game(doc, scenario, library, env)
     except HappyError as exc:
         if exc.diagnostics and exc.diagnostics[0].span.file in ("<scenario>", "<input>", "scripted"):
             raise _problem(doc, key, exc.diagnostics[0].message, exc.diagnostics[0].code) from None
         raise
 
 
-def _new_game(doc, scenario, library) -> Game:
+def _new_game(doc, scenario, library, env: Environment) -> Game:
     data = doc.data
     options = GameOptions(
         players=data["players"],
@@ -90,7 +91,7 @@ def _new_game(doc, scenario, library) -> Game:
         random_powers=data.get("random_powers", False),
         faction_change=data.get("faction_change", True),
     )
-    game = Game(build_setup(scenario, library, options), seed=data.get("seed", 0))
+    game = Game(build_setup(scenario, library, options, env), seed=data.get("seed", 0))
     if "position" in data:
         pos = data["position"]
         set_position(
@@ -151,9 +152,9 @@ def answer_index(game: Game, given: Any, where: str) -> int:
                         f"Legal options: {legal}")
 
 
-def play_script(doc) -> Game:
+def play_script(doc, env: Environment) -> Game:
     data = doc.data
-    game = build_game(doc)
+    game = build_game(doc, env)
     rounds = data.get("rounds", [])
     answers = list(data.get("answers", []))
     dealt_round = 0
@@ -255,9 +256,9 @@ def compare(expect: dict, result: dict) -> list[str]:
     return problems
 
 
-def replay(path: str | os.PathLike) -> ReplayResult:
+def replay(path: str | os.PathLike, env: Environment | None = None) -> ReplayResult:
     doc = load_script(path)
-    game = play_script(doc)
+    game = play_script(doc, env if env is not None else Environment())
     result = output(game)
     expect = doc.data.get("expect") or {}
     mismatches = compare(expect, result)
@@ -276,15 +277,15 @@ def is_script(data) -> bool:
     return isinstance(data, dict) and any(key in data for key in SCRIPT_KEYS)
 
 
-def check_script(path: str | os.PathLike) -> list[Diagnostic]:
+def check_script(path: str | os.PathLike, env: Environment) -> list[Diagnostic]:
     """Every problem of a scripted game: its schema, a deal or answer that does not fit, an unmet expectation."""
     try:
         doc = load_script(path)
-        result = replay(path)
+        result = replay(path, env)
     except HappyError as exc:
         return list(exc.diagnostics)
     span = doc.span(("expect",)) if "expect" in doc.data else Span(str(path), 1, 1)
     return [Diagnostic(span, f"expect: {line}", "D044") for line in result.mismatches]
 
 
-__all__ = ["replay", "load_script", "play_script", "output", "compare", "set_deal", "Path"]
+__all__ = ["replay", "load_script", "play_script", "output", "compare", "set_deal"]

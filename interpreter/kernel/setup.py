@@ -8,18 +8,16 @@ file runs each of them, and which promo cards replace which card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
+import os
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Mapping
 
+from happydayz.base.errors import Diagnostic, GameRuleError, Span, suggest
+from happydayz.data.boxes import default_scenario, promo_card
+from happydayz.data.environment import Environment
+from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
+from happydayz.language.ast import VARIANTS
 from happydayz.language.compiler import CompiledPower, VariantProgram
-from happydayz.base.errors import Diagnostic, GameRuleError, Span
-from happydayz.data.boxes import promo_card
-from happydayz.data.model import VARIANTS, CardSpec, Library, Scenario
-from happydayz.language.loader import load_power
-
-if TYPE_CHECKING:  # the tables are built from a setup, so they import this module
-    from happydayz.kernel.tables import CardTables
 
 
 @dataclass(frozen=True)
@@ -30,8 +28,12 @@ class GameOptions:
     random_powers: bool = False  # the optional rule: a random power card each round
     faction_change: bool = True  # the Community that lost most may swap a Faction
 
+    def record(self) -> dict:
+        """The options as written in JSON output and save files."""
+        return asdict(self)
 
-@dataclass
+
+@dataclass(eq=False)  # compared and hashed by identity: caches of derived facts are keyed by the setup
 class GameSetup:
     scenario: Scenario
     options: GameOptions
@@ -49,7 +51,7 @@ class GameSetup:
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
     programs: dict[tuple, object] = field(default_factory=dict)
-    kernel_tables: CardTables | None = field(default=None, init=False, repr=False, compare=False)  # see tables_of
+    kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
 
     @property
     def n(self) -> int:
@@ -63,7 +65,9 @@ class GameSetup:
         return self.programs[key]
 
 
-def build_setup(scenario: Scenario, library: Library, options: GameOptions) -> GameSetup:
+def build_setup(scenario: Scenario, library: Library, options: GameOptions, env: Environment) -> GameSetup:
+    """The static facts of a game of `scenario` with `options`; its powers are compiled through `env`."""
+    load_power = env.load_power
     box = library.boxes.get(scenario.box)
     if box is None:
         raise setup_error(scenario, f"the scenario names the box '{scenario.box}', which is not loaded")
@@ -175,4 +179,46 @@ def setup_error(scenario: Scenario, message: str) -> GameRuleError:
     return GameRuleError(Diagnostic(scenario_span(scenario), message, "G001"))
 
 
-__all__ = ["GameOptions", "GameSetup", "build_setup", "Path"]
+def with_variants(scenario: Scenario, variants: Mapping[str, str] | None) -> Scenario:
+    """The scenario with some of its Factions' power variants replaced ({Faction: variant}).
+
+    Raises GameRuleError for a Faction the scenario does not have or an unknown variant.
+    """
+    if not variants:
+        return scenario
+    names = [choice.faction for choice in scenario.factions]
+    for faction, variant in variants.items():
+        if faction not in names:
+            guess = suggest(faction, names)
+            hint = f" (did you mean {guess!r}?)" if guess else ""
+            raise GameRuleError(f"the scenario {scenario.id} has no Faction {faction!r}{hint}; "
+                                f"its Factions: {', '.join(names)}")
+        if variant not in VARIANTS:
+            raise GameRuleError(f"unknown variant {variant!r} for {faction}: choose one of {', '.join(VARIANTS)}")
+    factions = tuple(FactionChoice(c.faction, variants.get(c.faction, c.variant)) for c in scenario.factions)
+    return replace(scenario, factions=factions)
+
+
+def prepare(env: Environment, scenario_ref: str | os.PathLike | None, players: int | None = None,
+            express: bool = False, promos: bool = False, random_powers: bool = False, faction_change: bool = True,
+            variants: Mapping[str, str] | None = None) -> tuple[GameSetup, Scenario]:
+    """The setup of a game for a scenario id or scenario file path (None: the default scenario).
+
+    `players` None means the scenario's own player count, or 4. `promos`: the
+    promo cards replace the cards they stand in for. `variants` overrides the
+    power variant of some of the scenario's Factions ({Faction: variant}).
+    Raises HappyError (an unknown scenario, a bad file, a player count the box
+    cannot deal for, a variant override that does not apply).
+    """
+    if scenario_ref is None:
+        scenario_ref = default_scenario(env.library)
+    scenario, extended = env.resolve_scenario(scenario_ref)
+    scenario = with_variants(scenario, variants)
+    if players is None:
+        players = scenario.players or 4
+    # A scenario file may ask for the promo cards itself.
+    options = GameOptions(players, express, promos or scenario.promos, random_powers, faction_change)
+    return build_setup(scenario, extended, options, env), scenario
+
+
+__all__ = ["GameOptions", "GameSetup", "build_setup", "prepare", "with_variants", "setup_error"]

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from happydayz.base.errors import Span
+from happydayz.base.errors import Diagnostic, Span
+
+VARIANTS = ("basic", "positive", "negative")  # the variant kinds of a Faction's power
 
 # ---------------------------------------------------------------- expressions
 
@@ -297,3 +299,9 @@ def _nodes_in(value: object):
     elif isinstance(value, tuple):
         for item in value:
             yield from _nodes_in(item)
+
+
+def too_deep(filename: str) -> Diagnostic:
+    """The error for a file whose syntax tree is too deep to walk (Python's recursion limit)."""
+    return Diagnostic(Span(filename, 1, 1), "the code is nested too deeply to read (hundreds of levels); "
+                      "split it into simpler statements", "S013")

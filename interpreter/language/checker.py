@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from happydayz.language import ast
 from happydayz.base.errors import CheckProblem, DiagnosticSink, Span, suggest
-from happydayz.data.model import VARIANTS
 
 # Types are plain strings. A set type is the element type's plural.
 INT, BOOL, FACTION, CARD, COMMUNITY, SIDE = "Number", "Yes/No", "Faction", "Card", "Community", "Side"
@@ -118,7 +117,7 @@ class Checker:
                 other = seen.get(kind)
                 if basic is not None and other is not None and _shape(other.hooks + other.rules) == _shape(basic.hooks + basic.rules):
                     self.sink.warning(other.span, f"the {kind} variant is identical to the basic one", "W004")
-            missing = [v for v in VARIANTS if v not in seen]
+            missing = [v for v in ast.VARIANTS if v not in seen]
             if missing:
                 self.sink.error(power.span, f"the power '{power.name}' lacks the variant{'s' if len(missing) > 1 else ''} "
                                 + ", ".join(repr(m) for m in missing), "C022",
@@ -569,9 +568,7 @@ def check(power: ast.PowerFile, known_factions: set[str] | None = None, sink: Di
     try:
         checker.check_power(power)
     except RecursionError:
-        from happydayz.language.parser import too_deep
-
-        sink.add(too_deep(power.span.file))
+        sink.add(ast.too_deep(power.span.file))
     if own_sink and sink.errors:
         raise CheckProblem(sink.items)
     return CheckedPower(power, checker.types, [d for d in sink.items if d.severity == "warning"])

@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from happydayz.language import ast
-from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, CheckedPower, as_set
-from happydayz.base.errors import Span
+from happydayz.base.errors import Span, SyntaxProblem
+from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, CheckedPower,
+                                       as_set)
+from happydayz.language.render import describe_choice
 
 Fn = Callable[[Any], Any]
 
@@ -536,8 +538,6 @@ def _me(ctx):
 
 
 def _element(t: str) -> str:
-    from happydayz.language.checker import ELEMENT_OF
-
     return ELEMENT_OF[as_set(t)]
 
 
@@ -571,8 +571,6 @@ _BUILTIN_READERS: dict[str, Fn] = {
 
 
 def choice_prompt(s: ast.Choose) -> str:
-    from happydayz.language.render import describe_choice
-
     return describe_choice(s)
 
 
@@ -599,10 +597,7 @@ def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
     try:
         compiled = Compiler(checked).compile_power(checked.power, path)
     except RecursionError:
-        from happydayz.base.errors import SyntaxProblem
-        from happydayz.language.parser import too_deep
-
-        raise SyntaxProblem(too_deep(str(path))) from None
+        raise SyntaxProblem(ast.too_deep(str(path))) from None
     compiled.types = checked.types
     for variant in compiled.variants.values():
         for program in (variant.on_win, variant.end_of_round):

@@ -12,6 +12,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from happydayz.language import ast
+from happydayz.language.ast import too_deep
 from happydayz.base.errors import Diagnostic, Span, SyntaxProblem, suggest
 from happydayz.base.resources import data_dir
 
@@ -53,11 +54,6 @@ def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
         raise
     except RecursionError:
         raise SyntaxProblem(too_deep(filename)) from None
-
-
-def too_deep(filename: str) -> Diagnostic:
-    return Diagnostic(Span(filename, 1, 1), "the code is nested too deeply to read (hundreds of levels); "
-                      "split it into simpler statements", "S013")
 
 
 def parse_file(path: str | Path) -> ast.PowerFile:

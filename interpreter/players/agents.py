@@ -8,16 +8,16 @@ a power, a Faction change — goes through one interface:
 The observation is what `Game.observe(seat)` returns for the deciding seat, so
 an agent sees only what that Community may see; it never gets the Game.
 
-Bots are registered by name in BOTS (name -> factory taking a seed), so a new
-bot is one entry: `BOTS["greedy"] = GreedyAgent`.
+Bots are registered by name in `happydayz.players.registry.BOTS` (name ->
+factory taking a seed), so a new bot is one entry there.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
-from happydayz.base.errors import GameRuleError, UsageError, suggest
+from happydayz.base.errors import GameRuleError
 from happydayz.kernel.game import Decision, Game
 
 
@@ -78,59 +78,6 @@ class ScriptedAgent:
         return index
 
 
-BotFactory = Callable[[int | str], Agent]
-
-#: Bot name -> factory taking a seed. Other bots are added here.
-def _greedy(seed: int) -> Agent:
-    from happydayz.players.greedy import GreedyAgent
-
-    return GreedyAgent(seed)
-
-
-def _ismcts(seed: int) -> Agent:
-    from happydayz.players.ismcts import ISMCTSAgent
-
-    return ISMCTSAgent(seed=seed)
-
-
-BOTS: dict[str, BotFactory] = {
-    "random": RandomAgent,
-    "greedy": _greedy,  # rules of thumb read from the compiled powers (docs/bots.md)
-    "ismcts": _ismcts,  # information-set Monte Carlo tree search at leads and follows
-}
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed of the bot at `seat` in the game seeded `game_seed`."""
-    return random.Random(f"{game_seed}/bot/{seat}").getrandbits(32)
-
-
-def parse_bots(spec: str | Sequence[str] | None, players: int) -> list[str]:
-    """Bot names for each seat, from "random,random,..." (None: all random).
-
-    A single name applies to every seat. Raises UsageError for an unknown name
-    (with a did-you-mean) or a list of the wrong length.
-    """
-    if spec is None:
-        return ["random"] * players
-    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else [str(n).strip() for n in spec]
-    for name in names:
-        if name not in BOTS:
-            guess = suggest(name, BOTS) if name else None
-            hint = f"; did you mean {guess!r}?" if guess else ""
-            raise UsageError(f"unknown bot {name!r}{hint} (known bots: {', '.join(sorted(BOTS))})")
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise UsageError(f"--bots lists {len(names)} bots for {players} players: give one per seat, or one for all")
-    return names
-
-
-def make_bots(names: Sequence[str], game_seed: int) -> list[Agent]:
-    """One agent per seat, each seeded from (game seed, seat)."""
-    return [BOTS[name](bot_seed(game_seed, seat)) for seat, name in enumerate(names)]
-
-
 def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict:
     """Ask the agent of each decision's actor until the game is over; the game's result."""
     seats = agents.items() if isinstance(agents, Mapping) else enumerate(agents)
@@ -142,6 +89,4 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
     return game.result()
 
 
-__all__ = [
-    "Agent", "RandomAgent", "ScriptedAgent", "BOTS", "bot_seed", "parse_bots", "make_bots", "play_game",
-]
+__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "play_game"]

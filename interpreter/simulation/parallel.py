@@ -34,9 +34,16 @@ import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from happydayz.base.errors import UsageError
+from happydayz.data.environment import Environment
+from happydayz.kernel.game import Game
+from happydayz.kernel.savegame import log_lines
+from happydayz.kernel.setup import GameSetup, prepare
+from happydayz.players.agents import play_game
+from happydayz.players.registry import make_bots
+from happydayz.simulation.records import game_extras
 
 BACKENDS = ("local", "ray")
 RAY_INSTALL_HINT = "pip install 'happydayz[ray]'"
@@ -58,6 +65,12 @@ class GameJob:
     log: bool = False  # also return each game's event log (JSON Lines text)
     label: str | None = None  # the scenario's id as the driver names it (a file's path as typed)
     boxes: tuple[str, ...] = ()  # box files loaded besides the bundled ones (absolute paths)
+    power_dirs: tuple[str, ...] = ()  # the folders searched for power files (--powers), absolute
+
+    @property
+    def setup_key(self) -> "GameJob":
+        """The job without what does not change its set-up (the log flag, the bot modules)."""
+        return replace(self, log=False, bot_modules=())
 
 
 @dataclass(frozen=True)
@@ -75,77 +88,83 @@ Outcome = tuple[Any, int, dict, "str | None"]
 
 # ------------------------------------------------------------------ the worker side
 
-_SETUPS: dict[GameJob, Any] = {}  # job (without its log flag) -> GameSetup, per process
-_STOP: Any = None  # a multiprocessing Event set by the driver on Ctrl-C (worker processes only)
+class Worker:
+    """What a process keeps from one batch to the next: Environments and the set-ups built from jobs.
+
+    The driver makes one with the set-ups it has already built; a forked worker
+    process inherits it, a spawned one or a Ray task rebuilds what it needs.
+    """
+
+    MAX_SETUPS = 256  # set-ups kept (a sweep has one per cell)
+
+    def __init__(self, env: Environment | None = None, setups: Mapping[GameJob, GameSetup] | None = None):
+        self.envs: dict[tuple, Environment] = {}
+        if env is not None:
+            self.envs[tuple(map(str, env.power_dirs)), tuple(map(str, env.box_files))] = env
+        self.setups: dict[GameJob, GameSetup] = {job.setup_key: s for job, s in (setups or {}).items()}
+        self.stop: Any = None  # a multiprocessing Event set by the driver on Ctrl-C (worker processes only)
+
+    def env_for(self, job: GameJob) -> Environment:
+        settings = (job.power_dirs, job.boxes)
+        env = self.envs.get(settings)
+        if env is None:
+            env = self.envs[settings] = Environment(job.power_dirs, job.boxes)
+        return env
+
+    def setup_for(self, job: GameJob) -> GameSetup:
+        """The GameSetup of a job, built once per worker."""
+        key = job.setup_key
+        setup = self.setups.get(key)
+        if setup is None:
+            for module in job.bot_modules:
+                importlib.import_module(module)
+            setup, scenario = prepare(self.env_for(job), job.scenario, job.players, job.express, job.promos,
+                                      job.random_powers, job.faction_change, variants=dict(job.variants))
+            if job.label is not None and scenario.id != job.label:
+                # A scenario file is read here by its absolute path; its games are
+                # logged under the name the driver knows it by.
+                setup.scenario = replace(scenario, id=job.label)
+            if len(self.setups) >= self.MAX_SETUPS:
+                self.setups.pop(next(iter(self.setups)))  # the oldest
+            self.setups[key] = setup
+        return setup
+
+    def play_one(self, job: GameJob, index: int, seed: int) -> tuple[dict, str | None]:
+        """Play game `index` of a job with its seed: its record and, if asked, its event log."""
+        game = Game(self.setup_for(job), seed)
+        result = play_game(game, make_bots(list(job.bots), seed))
+        log = "".join(line + "\n" for line in log_lines(game, game_index=index)) if job.log else None
+        # what the balance report reads beyond the result: who led first, what each power did
+        return {"game": index, **result, **game_extras(game)}, log
+
+    def run_batch(self, batch: Batch) -> list[Outcome]:
+        """Play the games of a batch; in a worker process it stops early once the driver asks it to."""
+        out: list[Outcome] = []
+        for index, seed in batch.games:
+            if self.stop is not None and self.stop.is_set():
+                break
+            record, log = self.play_one(batch.job, index, seed)
+            out.append((batch.key, index, record, log))
+        return out
 
 
-def _setup_key(job: GameJob) -> GameJob:
-    return GameJob(job.scenario, job.players, job.bots, job.express, job.promos, job.random_powers,
-                   job.faction_change, job.variants, label=job.label, boxes=job.boxes)
-
-
-def setup_for(job: GameJob):
-    """The GameSetup of a job, built once per process."""
-    key = _setup_key(job)
-    setup = _SETUPS.get(key)
-    if setup is None:
-        from happydayz.data.boxes import load_library
-        from happydayz.simulation.simulate import prepare
-
-        for module in job.bot_modules:
-            importlib.import_module(module)
-        setup, scenario = prepare(job.scenario, job.players, job.express, job.promos, job.random_powers,
-                                  job.faction_change, library=load_library(job.boxes), variants=dict(job.variants))
-        if job.label is not None and scenario.id != job.label:
-            # A scenario file is read here by its absolute path; its games are
-            # logged under the name the driver knows it by.
-            setup.scenario = replace(scenario, id=job.label)
-        _keep(key, setup)
-    return setup
-
-
-_MAX_SETUPS = 256  # set-ups kept per process (a sweep has one per cell)
-
-
-def _keep(key: GameJob, setup) -> None:
-    if len(_SETUPS) >= _MAX_SETUPS and key not in _SETUPS:
-        _SETUPS.pop(next(iter(_SETUPS)))  # the oldest
-    _SETUPS[key] = setup
-
-
-def remember_setup(job: GameJob, setup) -> None:
-    """Give this process (and the worker processes it forks) a set-up already built."""
-    _keep(_setup_key(job), setup)
-
-
-def play_one(job: GameJob, index: int, seed: int) -> tuple[dict, str | None]:
-    """Play game `index` of a job with its seed: its record and, if asked, its event log."""
-    from happydayz.players.agents import make_bots, play_game
-    from happydayz.kernel.game import Game
-    from happydayz.report.report import game_extras
-    from happydayz.kernel.savegame import log_lines
-
-    game = Game(setup_for(job), seed)
-    result = play_game(game, make_bots(list(job.bots), seed))
-    log = "".join(line + "\n" for line in log_lines(game, game_index=index)) if job.log else None
-    # what the balance report reads beyond the result: who led first, what each power did
-    return {"game": index, **result, **game_extras(game)}, log
+# This process's Worker when it is a worker process: given by the pool's initializer, or made
+# by the first Ray task it runs (Ray has no initializer).
+_worker: Worker | None = None
 
 
 def run_batch(batch: Batch) -> list[Outcome]:
-    """Play the games of a batch; in a worker it stops early once the driver asks it to."""
-    out: list[Outcome] = []
-    for index, seed in batch.games:
-        if _STOP is not None and _STOP.is_set():
-            break
-        record, log = play_one(batch.job, index, seed)
-        out.append((batch.key, index, record, log))
-    return out
+    """A worker process's or a Ray task's entry point."""
+    global _worker
+    if _worker is None:
+        _worker = Worker()
+    return _worker.run_batch(batch)
 
 
-def _init_worker(stop_event) -> None:
-    global _STOP
-    _STOP = stop_event
+def _init_worker(stop_event, worker: Worker) -> None:
+    global _worker
+    _worker = worker
+    worker.stop = stop_event
     # Ctrl-C is the driver's business: it stops the workers through the event.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -201,25 +220,31 @@ def _import_ray():
 
 # ------------------------------------------------------------------ running
 
-def run(batches: Iterable[Batch], on_outcome: Callable[[Outcome], None], *, jobs: int = 1,
-        backend: str = "local", address: str | None = None, start_method: str | None = None) -> None:
+def run(batches: Iterable[Batch], on_outcome: Callable[[Outcome], None], *, worker: Worker | None = None,
+        jobs: int = 1, backend: str = "local", address: str | None = None, start_method: str | None = None) -> None:
     """Play every batch, calling on_outcome(outcome) in this process for each game finished.
 
     With one local job the outcomes come in order; otherwise in the order the
     batches finish. On KeyboardInterrupt the outcomes of every game finished
     are still delivered, then KeyboardInterrupt is raised again.
+    
+    `worker` holds the set-ups the caller has built (the games here and in
+    forked worker processes use them); by default a new one.
     """
     batches = [b for b in batches if b.games]
     check_backend(backend, address)
+    worker = worker if worker is not None else Worker()
     if backend == "ray":
         _run_ray(batches, on_outcome, jobs, address)
     elif jobs <= 1 or len(batches) <= 1:
         for batch in batches:
             for index, seed in batch.games:
-                record, log = play_one(batch.job, index, seed)
+                record, log = worker.play_one(batch.job, index, seed)
                 on_outcome((batch.key, index, record, log))
     else:
-        _run_pool(batches, on_outcome, jobs, start_method or default_start_method())
+        start_method = start_method or default_start_method()
+        # A forked process inherits the driver's Worker, powers compiled; a spawned one builds its own.
+        _run_pool(batches, on_outcome, jobs, start_method, worker if start_method == "fork" else Worker())
 
 
 def _deliver(outcomes: Iterable[Outcome], on_outcome: Callable[[Outcome], None]) -> None:
@@ -227,12 +252,12 @@ def _deliver(outcomes: Iterable[Outcome], on_outcome: Callable[[Outcome], None])
         on_outcome(outcome)
 
 
-def _run_pool(batches: list[Batch], on_outcome, jobs: int, start_method: str) -> None:
+def _run_pool(batches: list[Batch], on_outcome, jobs: int, start_method: str, worker: Worker) -> None:
     context = multiprocessing.get_context(start_method)
     stop = context.Event()
     workers = min(jobs, len(batches))
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
-                                   initargs=(stop,))
+                                   initargs=(stop, worker))
     # The workers are created while the batches are submitted. Ignoring SIGINT
     # meanwhile makes them start with Ctrl-C ignored (before their initializer
     # runs), and keeps a Ctrl-C now from leaving the pool half made.
@@ -315,6 +340,6 @@ def _run_ray(batches: list[Batch], on_outcome, jobs: int, address: str | None) -
 
 
 __all__ = [
-    "BACKENDS", "RAY_INSTALL_HINT", "GameJob", "Batch", "Outcome", "setup_for", "remember_setup", "play_one",
+    "BACKENDS", "RAY_INSTALL_HINT", "GameJob", "Batch", "Outcome", "Worker",
     "run_batch", "batch_size", "make_batches", "default_jobs", "default_start_method", "check_backend", "run",
 ]

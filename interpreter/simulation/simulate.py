@@ -11,105 +11,23 @@ from __future__ import annotations
 import json
 import os
 import random
-from dataclasses import asdict, replace
-from pathlib import Path
 from typing import Any, Callable, Mapping, TextIO
 
+from happydayz.base.errors import UsageError
+from happydayz.base.files import open_text_output
+from happydayz.data.boxes import scenario_reference
+from happydayz.data.environment import Environment
+from happydayz.data.model import Scenario
+from happydayz.kernel.setup import GameSetup, prepare
+from happydayz.players.registry import BOTS, parse_bots
 from happydayz.simulation import parallel
-from happydayz.players.agents import BOTS, parse_bots
-from happydayz.data.boxes import load_library, resolve_scenario
-from happydayz.base.errors import GameRuleError, UsageError, suggest
-from happydayz.data.model import VARIANTS, FactionChoice, Library, Scenario
-from happydayz.base.resources import data_dir
-from happydayz.kernel.savegame import open_text_output
-from happydayz.kernel.setup import GameOptions, GameSetup, build_setup
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in all)
-
-
-def default_scenario(library: Library | None = None) -> str:
-    """The scenario used when none is named: scenario 1 of the last box by id.
-
-    It is computed from the bundled box files rather than written here, so the
-    code names no box.
-    """
-    library = library if library is not None else load_library()
-    if not library.boxes:  # pragma: no cover - the bundled boxes always load
-        raise UsageError("no box is loaded, so there is no default scenario: give --scenario")
-    box = library.boxes[max(library.boxes)]
-    ids = [s.id for s in box.scenarios]
-    wanted = f"{box.id}/1"
-    return wanted if wanted in ids else ids[0]
-
-
-def scenario_reference(scenario: Scenario, library: Library | None = None) -> str:
-    """How to name a scenario in a save file: its id if bundled, else the absolute path of its file."""
-    library = library if library is not None else load_library()
-    if scenario.id in {s.id for s in library.scenarios()}:
-        return scenario.id
-    if scenario.source is not None:
-        return str(Path(scenario.source).resolve())
-    return scenario.id
 
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a simulation seeded `seed`."""
     return random.Random(f"{seed}/{index}").getrandbits(32)
-
-
-def game_options(players: int, express: bool = False, promos: bool = False, random_powers: bool = False,
-                 faction_change: bool = True) -> GameOptions:
-    """GameOptions from the switches this module and the command line use."""
-    return GameOptions(players=players, express=express, promos=promos, random_powers=random_powers,
-                       faction_change=faction_change)
-
-
-def options_record(options: GameOptions) -> dict:
-    """The options as written in JSON output and save files."""
-    return asdict(options)
-
-
-def with_variants(scenario: Scenario, variants: Mapping[str, str] | None) -> Scenario:
-    """The scenario with some of its Factions' power variants replaced ({Faction: variant}).
-
-    Raises GameRuleError for a Faction the scenario does not have or an unknown variant.
-    """
-    if not variants:
-        return scenario
-    names = [choice.faction for choice in scenario.factions]
-    for faction, variant in variants.items():
-        if faction not in names:
-            guess = suggest(faction, names)
-            hint = f" (did you mean {guess!r}?)" if guess else ""
-            raise GameRuleError(f"the scenario {scenario.id} has no Faction {faction!r}{hint}; "
-                                f"its Factions: {', '.join(names)}")
-        if variant not in VARIANTS:
-            raise GameRuleError(f"unknown variant {variant!r} for {faction}: choose one of {', '.join(VARIANTS)}")
-    factions = tuple(FactionChoice(c.faction, variants.get(c.faction, c.variant)) for c in scenario.factions)
-    return replace(scenario, factions=factions)
-
-
-def prepare(scenario_ref: str | os.PathLike | None, players: int | None = None, express: bool = False,
-            promos: bool = False, random_powers: bool = False, faction_change: bool = True,
-            library: Library | None = None, variants: Mapping[str, str] | None = None) -> tuple[GameSetup, Scenario]:
-    """The static setup of a game for a scenario id or scenario file path.
-
-    `players` None means the scenario's own player count, or 4. `promos`: the
-    promo cards replace the cards they stand in for. `variants` overrides the
-    power variant of some of the scenario's Factions ({Faction: variant}).
-    Raises HappyError (an unknown scenario, a bad file, a player count the box
-    cannot deal for, a variant override that does not apply).
-    """
-    library = library if library is not None else load_library()
-    if scenario_ref is None:
-        scenario_ref = default_scenario(library)
-    scenario, extended = resolve_scenario(scenario_ref, library)
-    scenario = with_variants(scenario, variants)
-    if players is None:
-        players = scenario.players or 4
-    # A scenario file may ask for the promo cards itself.
-    options = game_options(players, express, promos or scenario.promos, random_powers, faction_change)
-    return build_setup(scenario, extended, options), scenario
 
 
 class SimulationInterrupted(KeyboardInterrupt):
@@ -131,21 +49,19 @@ def bot_modules(names: list[str]) -> tuple[str, ...]:
 
 
 def job_for(setup: GameSetup, scenario: Scenario, bots: list[str], variants: Mapping[str, str] | None,
-            library: Library, log: bool = False) -> parallel.GameJob:
+            env: Environment, log: bool = False) -> parallel.GameJob:
     """The plain description of a set-up that worker processes rebuild it from."""
     options = setup.options
-    bundled = data_dir("boxes").resolve()
-    extra = tuple(sorted(str(Path(box.source).resolve()) for box in library.boxes.values()
-                         if Path(box.source).resolve().parent != bundled))
-    return parallel.GameJob(scenario_reference(scenario, library), options.players, tuple(bots), options.express,
+    return parallel.GameJob(scenario_reference(scenario, env.library), options.players, tuple(bots), options.express,
                             options.promos, options.random_powers, options.faction_change,
-                            tuple(sorted((variants or {}).items())), bot_modules(bots), log, scenario.id, extra)
+                            tuple(sorted((variants or {}).items())), bot_modules(bots), log, scenario.id,
+                            tuple(map(str, env.box_files)), tuple(map(str, env.power_dirs)))
 
 
 def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None = 4, games: int = 1, seed: int = 0,
              express: bool = False, promos: bool = False, random_powers: bool = False,
              bots: str | list[str] | None = None, progress: ProgressCallback | None = None,
-             log: str | os.PathLike | TextIO | None = None, library: Library | None = None, *,
+             log: str | os.PathLike | TextIO | None = None, env: Environment | None = None, *,
              jobs: int = 1, backend: str = "local", address: str | None = None,
              variants: Mapping[str, str] | None = None, start_method: str | None = None) -> dict:
     """Play `games` games between bots; their results and a summary.
@@ -164,13 +80,11 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
     if jobs < 1:
         raise UsageError(f"the number of jobs must be 1 or more, not {jobs}")
     parallel.check_backend(backend, address)
-    library = library if library is not None else load_library()
-    setup, scenario = prepare(scenario_ref, players, express, promos, random_powers, library=library,
-                              variants=variants)
+    env = env if env is not None else Environment()
+    setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers, variants=variants)
     n = setup.n
     names = parse_bots(bots, n)
-    job = job_for(setup, scenario, names, variants, library, log=log is not None)
-    parallel.remember_setup(job, setup)
+    job = job_for(setup, scenario, names, variants, env, log=log is not None)
     workers = jobs if backend == "local" else max(jobs, 2)
     batches = parallel.make_batches(None, job, [(i, game_seed(seed, i)) for i in range(games)],
                                     parallel.batch_size(games, workers))
@@ -202,8 +116,8 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
                 progress(len(records), games)
 
         try:
-            parallel.run(batches, on_outcome, jobs=jobs, backend=backend, address=address,
-                         start_method=start_method)
+            parallel.run(batches, on_outcome, worker=parallel.Worker(env, {job: setup}), jobs=jobs, backend=backend,
+                         address=address, start_method=start_method)
         except KeyboardInterrupt:
             flush(everything=True)
             done = [records[i] for i in sorted(records)]
@@ -241,7 +155,7 @@ def summarize(records: list[dict], players: int, scenario: Scenario, setup: Game
         "players": players,
         "games": count,
         "seed": seed,
-        "options": options_record(setup.options),
+        "options": setup.options.record(),
         "bots": list(bots),
         "wins": wins,
         "win_rate": [rate(w) for w in wins],
@@ -261,5 +175,4 @@ def to_json(result: dict) -> str:
     return json.dumps(result, indent=2, sort_keys=False) + "\n"
 
 
-__all__ = ["default_scenario", "scenario_reference", "game_seed", "game_options", "prepare", "with_variants",
-           "options_record", "simulate", "SimulationInterrupted", "bot_modules", "job_for", "summarize", "to_json"]
+__all__ = ["game_seed", "simulate", "SimulationInterrupted", "bot_modules", "job_for", "summarize", "to_json"]

@@ -35,15 +35,15 @@ from typing import Any, Callable, Iterable
 
 from jsonschema import Draft202012Validator
 
-from happydayz.simulation import parallel
-from happydayz.players.agents import BOTS
-from happydayz.data.boxes import _translate as _schema_diagnostics  # the box files' wording for schema errors
-from happydayz.data.boxes import load_library, resolve_scenario
 from happydayz.base.errors import DataProblem, Diagnostic, HappyError, Span, UsageError, suggest
-from happydayz.data.model import Library
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
-from happydayz.simulation.simulate import game_seed, job_for, prepare
+from happydayz.data.boxes import _translate as _schema_diagnostics  # the box files' wording for schema errors
+from happydayz.data.environment import Environment
+from happydayz.kernel.setup import GameSetup, prepare
+from happydayz.players.registry import BOTS
+from happydayz.simulation import parallel
+from happydayz.simulation.simulate import game_seed, job_for
 
 # Diagnostic codes: the box files' own (docs/boxes.md), with the same meanings,
 # so that a sweep adds no code of its own. The results file is a log the
@@ -68,6 +68,7 @@ class Cell:
     coords: dict  # {"scenario", "players", "variants", "bots", "options"}: written in every line
     job: parallel.GameJob
     factions: list[list[str]]  # the Factions in play at the start, with their variants
+    setup: GameSetup | None = field(default=None, repr=False)  # built while checking the specification
 
     @property
     def key(self) -> str:
@@ -81,6 +82,7 @@ class Sweep:
     games: int
     seed: int
     options: dict = field(default_factory=dict)
+    env: Environment = field(default_factory=Environment, repr=False)  # where its scenarios and powers were found
 
     @property
     def total(self) -> int:
@@ -129,13 +131,14 @@ def _hint(name: str, names: Iterable[str]) -> str:
     return f" (did you mean {guess!r}?)" if guess else ""
 
 
-def load_sweep(path: str | os.PathLike, library: Library | None = None) -> Sweep:
+def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep:
     """Read and check a sweep specification; DataProblem (with file:line:col) for every mistake."""
     doc = load_yaml(path)
     problems = _schema_problems(doc)
     if problems:
         raise DataProblem(problems)
-    library = library if library is not None else load_library()
+    env = env if env is not None else Environment()
+    library = env.library
     data = doc.data
     errors: list[Diagnostic] = []
     base = Path(path).resolve().parent
@@ -167,7 +170,7 @@ def load_sweep(path: str | os.PathLike, library: Library | None = None) -> Sweep
                 continue
             reference = str(file)
         try:
-            scenario, _ = resolve_scenario(reference, library)
+            scenario, _ = env.resolve_scenario(reference)
         except HappyError as problem:  # a broken scenario file: its own positions
             errors.extend(problem.diagnostics)
             continue
@@ -238,7 +241,7 @@ def load_sweep(path: str | os.PathLike, library: Library | None = None) -> Sweep
                 if not set(overrides) <= in_scenario:
                     continue
                 try:
-                    setup, prepared = prepare(reference, players, library=library, variants=overrides,
+                    setup, prepared = prepare(env, reference, players, variants=overrides,
                                               **{k: options[k] for k in ("express", "promos", "random_powers",
                                                                          "faction_change")})
                 except HappyError as problem:
@@ -258,9 +261,9 @@ def load_sweep(path: str | os.PathLike, library: Library | None = None) -> Sweep
                     if cell_key(coords) in seen:  # "random" and "[random, random, random]": one cell
                         continue
                     seen.add(cell_key(coords))
-                    job = job_for(setup, prepared, seats, overrides, library)
-                    parallel.remember_setup(job, setup)
-                    cells.append(Cell(len(cells), coords, job, [[c.faction, c.variant] for c in prepared.factions]))
+                    job = job_for(setup, prepared, seats, overrides, env)
+                    cells.append(Cell(len(cells), coords, job, [[c.faction, c.variant] for c in prepared.factions],
+                                      setup))
     for index, (_, here) in enumerate(variant_entries):
         if index not in used_variants and not any(d.span == doc.span(here) for d in errors):
             errors.append(doc.diagnostic(here, f"{format_path(here)}: no scenario of the sweep has all of these "
@@ -274,7 +277,7 @@ def load_sweep(path: str | os.PathLike, library: Library | None = None) -> Sweep
     if errors:
         unique = list(dict.fromkeys(errors))
         raise DataProblem(sorted(unique, key=lambda d: (d.span.line, d.span.column)))
-    return Sweep(str(path), cells, count, seed, options)
+    return Sweep(str(path), cells, count, seed, options, env)
 
 
 # ------------------------------------------------------------------ the results file
@@ -362,7 +365,7 @@ def result_line(cell: Cell, record: dict) -> str:
 
 def run_sweep(spec: str | os.PathLike | Sweep, out: str | os.PathLike = "-", *, jobs: int = 1,
               backend: str = "local", address: str | None = None, resume: bool = False, overwrite: bool = False,
-              progress: ProgressCallback | None = None, library: Library | None = None,
+              progress: ProgressCallback | None = None, env: Environment | None = None,
               start_method: str | None = None) -> dict:
     """Play every game of the sweep not yet in `out` ("-": standard output) and write their lines.
 
@@ -380,7 +383,7 @@ def run_sweep(spec: str | os.PathLike | Sweep, out: str | os.PathLike = "-", *, 
         raise UsageError(f"cannot write {out}: its folder does not exist")
     if not stdout and not resume and not overwrite and os.path.isfile(out) and os.path.getsize(out) > 0:
         raise UsageError(f"{out} already holds results: add --resume to continue it, or --force to start again")
-    sweep = spec if isinstance(spec, Sweep) else load_sweep(spec, library)
+    sweep = spec if isinstance(spec, Sweep) else load_sweep(spec, env)
 
     done = read_results(out, sweep) if resume else {}
     keys = {cell.key for cell in sweep.cells}
@@ -419,7 +422,8 @@ def run_sweep(spec: str | os.PathLike | Sweep, out: str | os.PathLike = "-", *, 
                 progress(report["played"], len(todo))
 
         try:
-            parallel.run(batches, on_outcome, jobs=jobs, backend=backend, address=address,
+            worker = parallel.Worker(sweep.env, {cell.job: cell.setup for cell in sweep.cells if cell.setup})
+            parallel.run(batches, on_outcome, worker=worker, jobs=jobs, backend=backend, address=address,
                          start_method=start_method)
         except KeyboardInterrupt:
             write_ready(everything=True)

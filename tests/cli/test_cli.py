@@ -13,7 +13,10 @@ import pytest
 from happydayz import __version__
 from happydayz.cli.app import main
 from happydayz.base.resources import data_dir
-from happydayz.simulation.simulate import default_scenario, game_seed, simulate
+from happydayz.data.boxes import default_scenario
+from happydayz.simulation.simulate import game_seed, simulate
+
+from conftest import ENV
 
 POWERS = data_dir("powers")
 BOXES = data_dir("boxes")
@@ -77,7 +80,7 @@ def test_bad_scenario_file_exits_1(capsys, tmp_path):
 
 
 def test_the_default_scenario_is_scenario_1_of_the_last_box():
-    assert default_scenario() == "woodstock-fever/1"
+    assert default_scenario(ENV.library) == "woodstock-fever/1"
 
 
 # --- simulate --------------------------------------------------------------------
@@ -285,21 +288,18 @@ def test_python_dash_m(tmp_path):
 
 
 def test_interrupt_exits_130(capsys, monkeypatch):
-    import happydayz.simulation.simulate
+    import happydayz.cli.lab
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(happydayz.simulation.simulate, "simulate", interrupted)
+    monkeypatch.setattr(happydayz.cli.lab, "simulate", interrupted)
     code, _, err = run(capsys, "simulate")
     assert code == 130 and "interrupted" in err
 
 
-def test_powers_option_finds_power_files_in_another_folder(tmp_path, monkeypatch, capsys):
-    """A scenario naming a power file that is not beside it: found with --powers DIR."""
-    from happydayz.data.boxes import POWERS_PATH_VARIABLE
-
-    monkeypatch.delenv(POWERS_PATH_VARIABLE, raising=False)
+def test_powers_option_finds_power_files_in_another_folder(tmp_path, capsys):
+    """A scenario naming a power file that is not beside it: found with --powers DIR, by worker processes too."""
     library = tmp_path / "library"
     library.mkdir()
     (library / "lanterns.power").write_text(
@@ -309,10 +309,12 @@ def test_powers_option_finds_power_files_in_another_folder(tmp_path, monkeypatch
                         "custom_factions:\n  - name: Lanterns\n    power: lanterns.power\n", encoding="utf-8")
     assert main(["check", str(scenario)]) == 1
     assert "power file 'lanterns.power' of 'Lanterns' not found" in capsys.readouterr().out
-    monkeypatch.setenv(POWERS_PATH_VARIABLE, "")  # let main() set it, and monkeypatch restore it
     assert main(["--powers", str(library), "simulate", "--scenario", str(scenario), "--games", "2",
                  "--quiet", "--json", str(tmp_path / "r.json")]) == 0
     assert len(json.loads((tmp_path / "r.json").read_text())["games"]) == 2
+    assert main(["--powers", str(library), "simulate", "--scenario", str(scenario), "--games", "40", "--jobs", "2",
+                 "--quiet", "--json", str(tmp_path / "p.json")]) == 0
+    assert len(json.loads((tmp_path / "p.json").read_text())["games"]) == 40
 
 
 def test_play_lists_the_cards_seen_going_into_each_expedition(capsys, monkeypatch):

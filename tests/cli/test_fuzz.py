@@ -52,7 +52,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from lark.exceptions import VisitError
 
-from conftest import ROOT, check_invariants, library
+from conftest import ENV, ROOT, check_invariants, library
 
 from happydayz.language import vm
 from happydayz.data.boxes import check_data_file
@@ -64,6 +64,7 @@ from happydayz.kernel.game import Game
 from happydayz.language.parser import parse, parse_file
 from happydayz.base.safeyaml import load_yaml_text
 from happydayz.kernel.scripted import load_script, replay
+from happydayz.data.environment import Environment
 from happydayz.simulation.simulate import simulate
 
 CORPUS = ROOT / "tests" / "fuzz_corpus"
@@ -952,7 +953,7 @@ def test_load_yaml_text_raises_only_data_problems(case):
 
 def _check_data_file(path: Path, text: str, with_library: bool):
     def call():
-        diagnostics = check_data_file(path, library() if with_library else None)
+        diagnostics = check_data_file(path, library())
         assert isinstance(diagnostics, list)
         for d in diagnostics:
             assert_valid_diagnostic(d, None, None if d.span.file != str(path) else text)
@@ -1023,14 +1024,12 @@ def test_check_data_file_on_mutated_boxes_never_raises(case):
     path.write_text(text, encoding="utf-8")
     if _check_data_file(path, text, with_library=True) == []:
         def run():
-            from happydayz.data.boxes import load_library
-
-            extended = load_library([path])
-            box = next((b for b in extended.boxes.values() if b.source == path.resolve()), None)
+            env = Environment(box_files=[path])
+            box = next((b for b in env.library.boxes.values() if b.source == path.resolve()), None)
             if box is None or not box.scenarios:
                 return None
             players = box.scenarios[0].players or 3
-            return simulate(box.scenarios[0].id, players=players, games=1, express=True, library=extended)
+            return simulate(box.scenarios[0].id, players=players, games=1, express=True, env=env)
 
         play_data_file(run)
 
@@ -1045,7 +1044,7 @@ def test_check_data_file_on_mutated_scenarios_never_raises(case, with_library):
     path = folder / name
     path.write_text(text, encoding="utf-8")
     if _check_data_file(path, text, with_library) == []:
-        play_data_file(lambda: simulate(path, players=None, games=1, express=True, library=library()))
+        play_data_file(lambda: simulate(path, players=None, games=1, express=True, env=ENV))
 
 
 @settings(max_examples=60, **{**FUZZ, "deadline": 4000})
@@ -1422,9 +1421,7 @@ def test_bug_box_transfer_cards_beyond_the_neighbours(tmp_path):
     diagnostics = check_data_file(path, library())
     if diagnostics:  # refused when checked: fine
         return
-    from happydayz.data.boxes import load_library
-
-    no_crash(lambda: simulate("fuzz-box/1", players=3, games=1, library=load_library([path])))
+    no_crash(lambda: simulate("fuzz-box/1", players=3, games=1, env=Environment(box_files=[path])))
 
 
 def test_bug_card_power_as_a_faction_power():

@@ -8,6 +8,8 @@ from happydayz.cli.app import main
 from happydayz.base.errors import GameRuleError
 from happydayz.kernel.replaylog import read_log, replay_events, verify
 
+from conftest import ENV
+
 
 @pytest.fixture(scope="module")
 def log_file(tmp_path_factory):
@@ -32,7 +34,7 @@ def test_a_tampered_answer_is_refused(log_file):
     first = next(i for i, e in enumerate(events) if e["event"] == "decision" and e["decision"] == "lead")
     events[first] = {**events[first], "answer": "no such card on +"}
     with pytest.raises(GameRuleError) as caught:
-        replay_events(events)
+        replay_events(events, ENV)
     assert "does not fit the decision" in str(caught.value)
 
 

@@ -4,11 +4,12 @@ import random
 
 import pytest
 
-from happydayz.data.boxes import load_library, resolve_scenario
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
 
-LIBRARY = load_library()
+from conftest import ENV
+
+LIBRARY = ENV.library
 SCENARIOS = sorted(s.id for s in LIBRARY.scenarios())
 MAX_DECISIONS = 5_000
 
@@ -22,11 +23,11 @@ def test_both_boxes_bring_nine_scenarios_each():
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("scenario_id", SCENARIOS)
 def test_scenario_plays_to_the_end(scenario_id, players, express):
-    scenario, library = resolve_scenario(scenario_id, LIBRARY)
+    scenario, library = ENV.resolve_scenario(scenario_id)
     # Promo cards and the random-power rule on every other configuration, so both paths are played.
     twist = (SCENARIOS.index(scenario_id) + players) % 2 == 0
     setup = build_setup(scenario, library, GameOptions(players=players, express=express, promos=twist,
-                                                       random_powers=twist and not express))
+                                                       random_powers=twist and not express), ENV)
     for seed in (1, 2, 3):
         game = Game(setup, seed)
         chooser = random.Random(seed)

@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import check_invariants, library
+from conftest import ENV, check_invariants
 
-from happydayz.data.boxes import resolve_scenario
 from happydayz.base.errors import GameRuleError
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
@@ -28,10 +27,9 @@ _SETUPS: dict = {}
 def setup_for(scenario_id, players, patient_zero, express=False, random_powers=False):
     key = (scenario_id, players, patient_zero, express, random_powers)
     if key not in _SETUPS:
-        scenario, lib = resolve_scenario(scenario_id, library())
-        _SETUPS[key] = build_setup(scenario, lib, GameOptions(players=players, express=express,
-                                                              promos=patient_zero,
-                                                              random_powers=random_powers))
+        scenario, lib = ENV.resolve_scenario(scenario_id)
+        _SETUPS[key] = build_setup(scenario, lib, GameOptions(players=players, express=express, promos=patient_zero,
+                                                              random_powers=random_powers), ENV)
     return _SETUPS[key]
 
 

@@ -14,7 +14,8 @@ import pytest
 
 from happydayz.language import vm
 from happydayz.kernel.game import Decision, Game, Trick
-from happydayz.simulation.simulate import prepare
+
+from conftest import prepare
 
 
 def _fields(obj) -> dict:

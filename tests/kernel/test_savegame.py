@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from happydayz.players.agents import BOTS, RandomAgent, ScriptedAgent, bot_seed, make_bots, parse_bots, play_game
+from happydayz.players.agents import RandomAgent, ScriptedAgent, play_game
+from happydayz.players.registry import BOTS, bot_seed, make_bots, parse_bots
 from happydayz.cli.app import main
 from happydayz.base.errors import GameRuleError, HappyError, UsageError
 from happydayz.kernel.game import Game
@@ -15,7 +16,8 @@ from happydayz.cli.play import resume_game, start_game
 from happydayz.kernel.savegame import (
     FORMAT, SaveProblem, load_game, read_save, save_game, write_log_jsonl,
 )
-from happydayz.simulation.simulate import prepare
+
+from conftest import prepare
 
 
 def new_game(scenario="woodstock-fever/1", players=4, seed=0, **options) -> Game:

@@ -22,7 +22,6 @@ from happydayz.language.cardtext import (
 from happydayz.language.checker import check
 from happydayz.language.parser import parse
 from happydayz.language.render import describe_choice, expr
-from happydayz.base.resources import data_dir
 
 from conftest import ROOT
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from happydayz.language import loader as powers
-from happydayz.data.boxes import load_library, resolve_scenario
+from happydayz.data.environment import Environment
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
 
@@ -34,9 +33,9 @@ custom_factions:
 def test_repeated_elements_are_offered_once(tmp_path):
     (tmp_path / "echoes.power").write_text(ECHOES, encoding="utf-8")
     (tmp_path / "groups.yaml").write_text(SCENARIO, encoding="utf-8")
-    powers._CACHE.clear()
-    sc, lib = resolve_scenario(str(tmp_path / "groups.yaml"), load_library())
-    game = Game(build_setup(sc, lib, GameOptions(players=3, express=True)), 4)
+    env = Environment()
+    sc, lib = env.resolve_scenario(str(tmp_path / "groups.yaml"))
+    game = Game(build_setup(sc, lib, GameOptions(players=3, express=True), env), 4)
     asked = []
     while game.decision is not None and len(asked) < 2:
         d = game.decision

@@ -11,8 +11,7 @@ import random
 
 import pytest
 
-from happydayz.language import loader as powers
-from happydayz.data.boxes import load_library, resolve_scenario
+from happydayz.data.environment import Environment
 from happydayz.language.compiler import Compiler
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
@@ -51,9 +50,9 @@ custom_factions:
 
 
 def _logs(scenario: str, players: int, seeds) -> list[list[dict]]:
-    powers._CACHE.clear()  # compile the powers again, with the compiler as it is now
-    sc, lib = resolve_scenario(scenario, load_library())
-    setup = build_setup(sc, lib, GameOptions(players=players))
+    env = Environment()  # a new one compiles the powers again, with the compiler as it is now
+    sc, lib = env.resolve_scenario(scenario)
+    setup = build_setup(sc, lib, GameOptions(players=players), env)
     logs = []
     for seed in seeds:
         game = Game(setup, seed)
@@ -74,6 +73,5 @@ def test_the_filter_shortcut_plays_every_game_as_the_general_path(tmp_path, monk
     with monkeypatch.context() as m:
         m.setattr(Compiler, "_attribute_test", lambda self, cond: None)
         general = _logs(scenario, 3, range(4))
-    powers._CACHE.clear()  # no power compiled without the shortcut stays cached
     assert fast == general
     assert any(e["event"] == "move" for log in fast for e in log)  # the filtered moves did happen

@@ -21,24 +21,20 @@ from functools import lru_cache
 import pytest
 
 from happydayz.players.agents import RandomAgent
-from happydayz.data.boxes import load_library, resolve_scenario
 from happydayz.players.greedy import GreedyAgent, analyse_on_win, power_model
 from happydayz.kernel.determinize import DeterminizeError, hidden_cards, sample_state, trick_voids
 from happydayz.kernel.game import Game
 from happydayz.players.ismcts import ISMCTSAgent, PlayoutPolicy
 from happydayz.kernel.setup import GameOptions, build_setup
 
+from conftest import ENV
+
 SCENARIOS = ("woodstock-fever/1", "american-dream/1")
 
 
 @lru_cache(maxsize=None)
-def _library():
-    return load_library()
-
-
-@lru_cache(maxsize=None)
 def setup_for(scenario: str, players: int, express: bool = True, promos: bool = False, random_powers: bool = False):
-    sc, lib = resolve_scenario(scenario, _library())
+    sc, lib = ENV.resolve_scenario(scenario)
     fields = GameOptions.__dataclass_fields__
     options = {"players": players, "express": express, "random_powers": random_powers}
     # the promo option's name ("promos"; formerly "patient_zero")
@@ -46,7 +42,7 @@ def setup_for(scenario: str, players: int, express: bool = True, promos: bool = 
         if name in fields:
             options[name] = promos
             break
-    return build_setup(sc, lib, GameOptions(**options))
+    return build_setup(sc, lib, GameOptions(**options), ENV)
 
 
 def plain(observation: dict) -> dict:
@@ -205,8 +201,8 @@ def test_bots_play_a_custom_power(tmp_path, variant):
     (tmp_path / "moonshiners.power").write_text(CUSTOM_POWER, encoding="utf-8")
     path = tmp_path / "scenario.yaml"
     path.write_text(CUSTOM_SCENARIO.replace("VARIANT", variant), encoding="utf-8")
-    sc, lib = resolve_scenario(str(path), _library())
-    setup = build_setup(sc, lib, GameOptions(players=3))
+    sc, lib = ENV.resolve_scenario(str(path))
+    setup = build_setup(sc, lib, GameOptions(players=3), ENV)
     for seed in range(1):
         game = Game(setup, seed)
         bots = [ISMCTSAgent(seat, iterations=3).bind(setup, seat) if seat == seed else

@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import answer, last_count, make_game, position
+from conftest import ENV, prepare, answer, last_count, make_game, position
 from happydayz.cli import app as cli
-from happydayz.players.agents import make_bots, play_game
+from happydayz.players.agents import play_game
+from happydayz.players.registry import make_bots
 from happydayz.base.errors import HappyError
 from happydayz.kernel.game import Game
-from happydayz.report.report import (PLOT_NAMES, ResultsProblem, add_report, analyse, build_report, first_leader,
-                              game_extras, load_results, power_stats)
-from happydayz.simulation.simulate import game_seed, prepare, simulate, to_json
+from happydayz.report.analysis import analyse
+from happydayz.report.build import PLOT_NAMES, build_report
+from happydayz.report.results import ResultsProblem, load_results
+from happydayz.simulation.records import first_leader, game_extras, power_stats
+from happydayz.simulation.simulate import game_seed, simulate, to_json
 from happydayz.report.stats import mean_interval, proportion_z_test, rate, wilson_interval, z_value
 
 
@@ -194,13 +197,12 @@ def sweep_results(tmp_path_factory) -> Path:
             if variants:
                 from dataclasses import replace
 
-                from happydayz.data.boxes import load_library
                 from happydayz.data.model import FactionChoice
                 from happydayz.kernel.setup import build_setup
 
                 scenario = replace(scenario, factions=tuple(FactionChoice(c.faction, variants.get(c.faction, c.variant))
                                                             for c in scenario.factions))
-                setup = build_setup(scenario, load_library(), setup.options)
+                setup = build_setup(scenario, ENV.library, setup.options, ENV)
             for index in range(5):
                 seed = game_seed(9, index)
                 game = Game(setup, seed)
@@ -335,8 +337,6 @@ def test_a_malformed_moved_record_is_reported_clearly(tmp_path, moved):
 
 
 def _main_with_report(monkeypatch, argv) -> int:
-    if add_report not in cli.COMMANDS:  # until the command is wired into the CLI
-        monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, add_report])
     return cli.main(argv)
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from happydayz.simulation import parallel
 from happydayz.cli.app import main
+from happydayz.data.environment import Environment
 from happydayz.simulation.simulate import SimulationInterrupted, simulate
 
 
@@ -40,7 +41,6 @@ def test_jobs_2_writes_the_same_json_and_log_as_jobs_1(capsys, tmp_path):
 
 def test_spawned_workers_rebuild_the_setup_from_a_scenario_file(tmp_path, monkeypatch):
     """With the "spawn" start method nothing is inherited: the workers read the box and scenario files themselves."""
-    from happydayz.data.boxes import load_library
     from happydayz.base.resources import data_dir
 
     box = (data_dir("boxes") / "woodstock_fever.yaml").read_text(encoding="utf-8")
@@ -48,9 +48,8 @@ def test_spawned_workers_rebuild_the_setup_from_a_scenario_file(tmp_path, monkey
     (tmp_path / "mine.yaml").write_text("box: extra-box\nfactions: [Dogs, {faction: Hippies, variant: negative}, "
                                         "Soldiers]\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    library = load_library([tmp_path / "extra.yaml"])
     args = dict(players=3, games=6, seed=2, express=True, random_powers=True, variants={"Dogs": "positive"},
-                library=library)
+                env=Environment(box_files=[tmp_path / "extra.yaml"]))
     serial = simulate("mine.yaml", log=tmp_path / "serial.jsonl", **args)
     spawned = simulate("mine.yaml", log=tmp_path / "spawned.jsonl", jobs=2, start_method="spawn", **args)
     assert json.dumps(serial) == json.dumps(spawned)

@@ -1,11 +1,16 @@
-"""Every American Dream power, in each variant, from a set position.
+"""The Faction powers that act when a trick is won, in each variant, from a set
+position: Hippies, Soldiers, Dogs, Preachers, Survivalists, Cheerleaders,
+Governors and Nurses. The winner has taken the trick and the Encounter card
+when the power runs; the power then moves cards between Expedition zones,
+hands, Transfer zones, the Reserve and the discard, or names who leads next.
 
-Expected zones and populations are worked out by hand from the American Dream
-rulebook ("Details on Powers"), RULINGS.md and POWERS.md; the arithmetic is in
-the comments. Zombie losses: values 1-10 lose 3, 11-16 lose 6, 17-20 lose 9.
-Every human card is worth +1, a Mini-van 0. Populations start at 66; express
-games end after one round, and a position where nobody holds a card is counted
-at once. Seats are 0..n-1; clockwise = next seat; "left neighbour" = next seat.
+Expected zones and populations are worked out by hand from the rulebooks (the
+Woodstock Fever rulebook and the American Dream rulebook's "Details on
+Powers"), RULINGS.md and POWERS.md; the arithmetic is in the comments.
+Zombie losses: values 1-10 lose 3, 11-16 lose 6, 17-20 lose 9. Every human
+card is worth +1, a Mini-van 0. Populations start at 66; express games end
+after one round, and a position where nobody holds a card is counted at once.
+Seats are 0..n-1; clockwise = next seat; "left neighbour" = next seat.
 """
 
 from __future__ import annotations
@@ -13,8 +18,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import answer, labels, last_count, make_game, options, ordered, position
-from happydayz.base.errors import GameRuleError
 
+# The box of the Survivalists, Cheerleaders, Governors and Nurses sections;
+# the others use make_game's default box.
 BOX = "american-dream"
 
 
@@ -22,8 +28,319 @@ def deltas(g):
     return last_count(g)["deltas"]
 
 
-def expeditions(g):
-    return [labels(g, "expedition", s) for s in range(g.n)]
+# =============================================================== Hippies
+
+def _hippie_trick(variant, leader_side="+"):
+    g = make_game([("Hippies", variant), "Soldiers", "Dogs"])
+    position(g, hands={0: ["Hippies 9"], 1: ["Hippies 5"], 2: ["Hippies 2"]},
+             reserve=["Zombies 18"], active=0)
+    answer(g, f"Hippies 9 on {leader_side}@0", "Hippies 5@1", "Hippies 2@2")
+    return g
+
+
+def test_hippies_basic_gives_the_trick_keeps_the_encounter():
+    g = _hippie_trick("basic")  # + side: the 9 wins, seat 0
+    assert g.decision.actor == 0
+    assert options(g) == ["Community 1", "Community 2"]  # not yourself
+    answer(g, "Community 2@0")
+    assert labels(g, "expedition", 0) == ["Zombies 18"]  # the Encounter card stays
+    assert labels(g, "expedition", 1) == []
+    assert labels(g, "expedition", 2) == ["Hippies 2", "Hippies 5", "Hippies 9"]
+    # the round is over (no cards left): seat 0: -9; seat 2: +3
+    assert deltas(g) == [-9, 0, 3]
+    assert g.population == [57, 66, 69]
+
+
+def test_hippies_positive_all_equal_may_give_to_self():
+    g = _hippie_trick("positive")
+    assert options(g) == ["Community 0", "Community 1", "Community 2"]
+    answer(g, "Community 0@0")
+    assert labels(g, "expedition", 0) == ["Hippies 2", "Hippies 5", "Hippies 9", "Zombies 18"]
+    assert labels(g, "expedition", 1) == labels(g, "expedition", 2) == []
+    assert deltas(g) == [3 - 9, 0, 0]
+
+
+def test_hippies_positive_all_equal_may_give_to_another():
+    g = _hippie_trick("positive")
+    answer(g, "Community 1@0")
+    assert labels(g, "expedition", 0) == ["Zombies 18"]
+    assert labels(g, "expedition", 1) == ["Hippies 2", "Hippies 5", "Hippies 9"]
+
+
+def test_hippies_negative_bad_trip_gives_trick_and_encounter_to_left_neighbour():
+    g = _hippie_trick("negative", "-")  # - side: the 2 wins, seat 2; its left neighbour is seat 0
+    assert g.decision is None and g.over  # no choice; the round ends
+    assert labels(g, "expedition", 0) == ["Hippies 2", "Hippies 5", "Hippies 9", "Zombies 18"]
+    assert labels(g, "expedition", 1) == labels(g, "expedition", 2) == []
+    assert deltas(g) == [3 - 9, 0, 0]
+
+
+# =============================================================== Soldiers
+
+PRE = ["Zombies 17", "Mini-van", "Hippies 4"]  # seat 0's Expedition zone before the trick
+TRICK = ["Soldiers 1", "Soldiers 10", "Soldiers 3"]
+
+
+def _soldier_trick(variant):
+    g = make_game([("Soldiers", variant), "Hippies", "Dogs"])
+    position(g, hands={0: ["Soldiers 10"], 1: ["Soldiers 3"], 2: ["Soldiers 1"]},
+             expeditions={0: PRE}, reserve=["Dogs 6"], active=0)
+    answer(g, "Soldiers 10 on +@0", "Soldiers 3@1", "Soldiers 1@2")
+    return g
+
+
+@pytest.mark.parametrize("given", ["Zombies 17", "Hippies 4", "Mini-van", "Dogs 6", "Soldiers 3"])
+def test_soldiers_basic_give_any_card_of_the_expedition(given):
+    # a Zombie, a human, a Mini-van, the Encounter card or a card of the trick
+    g = _soldier_trick("basic")
+    assert sorted(options(g)) == sorted(PRE + TRICK + ["Dogs 6"])
+    answer(g, f"{given}@0")
+    assert options(g) == ["Community 1", "Community 2"]
+    answer(g, "Community 2@0")
+    assert labels(g, "expedition", 2) == [given]
+    assert labels(g, "expedition", 0) == sorted(c for c in PRE + TRICK + ["Dogs 6"] if c != given)
+    assert labels(g, "expedition", 1) == []
+
+
+def test_soldiers_basic_count_after_giving_a_zombie():
+    g = _soldier_trick("basic")
+    answer(g, "Zombies 17", "Community 1")
+    # seat 0: Mini-van 0, Hippies 4, 3 Soldiers, Dogs 6 = +5; seat 1: Zombies 17 = -9
+    assert deltas(g) == [5, -9, 0]
+
+
+def test_soldiers_positive_reinforcements_two_cards_two_communities():
+    g = _soldier_trick("positive")
+    assert "stop choosing" in options(g)
+    answer(g, "Zombies 17@0")
+    assert "Zombies 17" not in options(g)
+    answer(g, "Mini-van@0")
+    answer(g, "Community 1@0", "Community 2@0")  # Zombies 17 to 1, Mini-van to 2
+    assert labels(g, "expedition", 1) == ["Zombies 17"]
+    assert labels(g, "expedition", 2) == ["Mini-van"]
+    assert labels(g, "expedition", 0) == sorted(["Hippies 4", "Dogs 6"] + TRICK)
+
+
+def test_soldiers_positive_reinforcements_both_to_one_community():
+    g = _soldier_trick("positive")
+    answer(g, "Zombies 17", "Hippies 4", "Community 2", "Community 2")
+    assert labels(g, "expedition", 2) == ["Hippies 4", "Zombies 17"]
+
+
+def test_soldiers_positive_reinforcements_up_to_stop_after_one():
+    g = _soldier_trick("positive")
+    answer(g, "Zombies 17@0", "stop choosing@0", "Community 1@0")
+    assert labels(g, "expedition", 1) == ["Zombies 17"]
+    assert g.over  # nothing more was asked
+    assert len(g.zone("expedition", 0)) == 6
+
+
+def test_soldiers_positive_reinforcements_may_give_none():
+    g = _soldier_trick("positive")
+    answer(g, "stop choosing@0")
+    assert g.over
+    assert labels(g, "expedition", 0) == sorted(PRE + TRICK + ["Dogs 6"])
+
+
+def test_soldiers_negative_weakness_only_cards_of_the_trick():
+    g = _soldier_trick("negative")
+    # not the Encounter card (Dogs 6), not the cards won before
+    assert sorted(options(g)) == sorted(TRICK)
+    answer(g, "Soldiers 3@0", "Community 2@0")
+    assert labels(g, "expedition", 2) == ["Soldiers 3"]
+    assert labels(g, "expedition", 0) == sorted(PRE + ["Dogs 6", "Soldiers 1", "Soldiers 10"])
+
+
+def test_soldiers_negative_weakness_zombie_from_the_trick():
+    g = make_game([("Soldiers", "negative"), "Hippies", "Dogs"])
+    position(g, hands={0: ["Soldiers 10"], 1: ["Zombies 20"], 2: ["Soldiers 1"]},
+             reserve=["Zombies 19"], active=0)
+    answer(g, "Soldiers 10 on +", "Zombies 20", "Soldiers 1")
+    assert sorted(options(g)) == ["Soldiers 1", "Soldiers 10", "Zombies 20"]  # not the Encounter Zombies 19
+    answer(g, "Zombies 20", "Community 1")
+    assert labels(g, "expedition", 0) == ["Soldiers 1", "Soldiers 10", "Zombies 19"]
+    assert labels(g, "expedition", 1) == ["Zombies 20"]
+    assert deltas(g) == [2 - 9, -9, 0]
+
+
+# =============================================================== Dogs
+
+DOG_HANDS = {0: ["Dogs 8"], 1: ["Dogs 2"], 2: ["Dogs 1"]}
+DOG_TRICK = ["Dogs 1", "Dogs 2", "Dogs 8"]
+
+
+def _dog_trick(variant, victim_cards=("Zombies 19",), hands=None, reserve=("Hippies 13", "Soldiers 12")):
+    g = make_game([("Dogs", variant), "Hippies", "Soldiers"])
+    expeditions = {1: list(victim_cards)} if victim_cards else {}
+    position(g, hands=hands or DOG_HANDS, expeditions=expeditions, reserve=list(reserve), active=0)
+    answer(g, "Dogs 8 on +@0", "Dogs 2@1", "Dogs 1@2")
+    return g
+
+
+def test_dogs_basic_removes_a_card_and_keeps_the_encounter():
+    g = _dog_trick("basic")
+    # only an opponent whose Expedition zone holds cards may be chosen
+    assert options(g) == ["Community 1"]
+    answer(g, "Community 1@0")
+    assert labels(g, "expedition", 1) == []
+    assert ordered(g, "reserve") == ["Soldiers 12", "Zombies 19"]  # under the Reserve
+    assert options(g) == ["Community 0", "Community 1", "Community 2"]
+    answer(g, "Community 0@0")  # keep the Encounter card
+    assert labels(g, "expedition", 0) == sorted(DOG_TRICK + ["Hippies 13"])
+
+
+def test_dogs_basic_may_give_the_encounter_away():
+    g = _dog_trick("basic")
+    answer(g, "Community 1@0", "Community 2@0")
+    assert labels(g, "expedition", 2) == ["Hippies 13"]
+    assert labels(g, "expedition", 0) == DOG_TRICK
+    # seat 0: 3 Dogs = +3; seat 2: +1; the removed Zombie is not counted
+    assert deltas(g) == [3, 0, 1]
+
+
+def test_dogs_basic_blind_removal_is_one_random_card_to_the_bottom():
+    victim = ["Zombies 19", "Zombies 18", "Hippies 1", "Soldiers 5"]
+    for seed in range(5):
+        g = make_game([("Dogs", "basic"), "Hippies", "Soldiers"], seed=seed)
+        position(g, hands=DOG_HANDS, expeditions={1: victim, 2: ["Hippies 2"]},
+                 reserve=["Hippies 13", "Soldiers 12"], active=0)
+        answer(g, "Dogs 8 on +", "Dogs 2", "Dogs 1")
+        assert options(g) == ["Community 1", "Community 2"]
+        answer(g, "Community 1")
+        left = labels(g, "expedition", 1)
+        assert len(left) == 3 and set(left) < set(victim)
+        removed = (set(victim) - set(left)).pop()
+        assert ordered(g, "reserve") == ["Soldiers 12", removed]
+        assert labels(g, "expedition", 2) == ["Hippies 2"]
+
+
+def test_dogs_basic_no_opponent_card_to_remove():
+    g = _dog_trick("basic", victim_cards=())
+    # no victim can be chosen: straight to the Encounter card
+    assert options(g) == ["Community 0", "Community 1", "Community 2"]
+    answer(g, "Community 0")
+    assert labels(g, "expedition", 0) == sorted(DOG_TRICK + ["Hippies 13"])
+    assert ordered(g, "reserve") == ["Soldiers 12"]
+
+
+def test_dogs_positive_training_removed_card_is_the_next_encounter():
+    hands = {0: ["Dogs 8", "Hippies 3"], 1: ["Dogs 2", "Hippies 4"], 2: ["Dogs 1", "Hippies 5"]}
+    g = _dog_trick("positive", hands=hands)
+    answer(g, "Community 1@0")
+    assert ordered(g, "reserve") == ["Zombies 19", "Soldiers 12"]  # on top of the Reserve
+    answer(g, "Community 0@0")
+    # the next trick: seat 0 leads, and the Encounter card is the removed one
+    assert g.decision.kind == "lead" and g.decision.actor == 0
+    assert ordered(g, "encounter") == ["Zombies 19"]
+    assert ordered(g, "reserve") == ["Soldiers 12"]
+    assert labels(g, "expedition", 1) == []
+
+
+@pytest.mark.parametrize("home", [0, 1, 2])
+def test_dogs_negative_stray_dog_into_any_expedition_including_own(home):
+    g = _dog_trick("negative")
+    answer(g, "Community 1@0")
+    assert options(g) == ["Community 0", "Community 1", "Community 2"]
+    answer(g, f"Community {home}@0")
+    answer(g, "Community 0@0")  # keep the Encounter card
+    expected = {0: DOG_TRICK + ["Hippies 13"], 1: [], 2: []}
+    expected[home] = expected[home] + ["Zombies 19"]
+    for seat in range(3):
+        assert labels(g, "expedition", seat) == sorted(expected[seat])
+    assert ordered(g, "reserve") == ["Soldiers 12"]  # nothing went under the Reserve
+
+
+def test_dogs_negative_stray_dog_then_give_encounter():
+    g = _dog_trick("negative")
+    answer(g, "Community 1", "Community 2", "Community 1")
+    assert labels(g, "expedition", 2) == ["Zombies 19"]
+    assert labels(g, "expedition", 1) == ["Hippies 13"]
+    # seat 0: +3; seat 1: +1; seat 2: -9
+    assert deltas(g) == [3, 1, -9]
+
+
+# =============================================================== Preachers
+
+def pile(g):
+    """The Reserve as the power left it: the next trick has already turned its top card."""
+    return ordered(g, "encounter") + ordered(g, "reserve")
+
+
+def _preacher_trick(variant, extra_hand=("Hippies 5",), transfer=("Dogs 2",),
+                    reserve=("Zombies 20", "Hippies 11", "Dogs 9")):
+    g = make_game([("Preachers", variant), "Hippies", "Dogs"])
+    position(g, hands={0: ["Preachers 10", *extra_hand], 1: ["Preachers 4"], 2: ["Preachers 3"]},
+             transfers={0: list(transfer)} if transfer else {}, reserve=list(reserve), active=0)
+    answer(g, "Preachers 10 on +@0", "Preachers 4@1", "Preachers 3@2")
+    return g
+
+
+def test_preachers_basic_encounter_first_and_may_put_back_the_card_drawn():
+    g = _preacher_trick("basic")
+    # the Encounter card is already in the Expedition zone when the power runs
+    assert labels(g, "expedition", 0) == ["Preachers 10", "Preachers 3", "Preachers 4", "Zombies 20"]
+    # the top card of the Reserve (Hippies 11) was drawn into the hand
+    assert labels(g, "hand", 0) == ["Hippies 11", "Hippies 5"]
+    assert sorted(options(g)) == ["Dogs 2", "Hippies 11", "Hippies 5"]  # Transfer zone included
+    answer(g, "Hippies 11@0")
+    assert pile(g) == ["Dogs 9", "Hippies 11"]
+    assert labels(g, "hand", 0) == ["Hippies 5"]
+    assert labels(g, "transfer", 0) == ["Dogs 2"]
+
+
+def test_preachers_basic_put_a_transfer_card_under():
+    g = _preacher_trick("basic")
+    answer(g, "Dogs 2@0")
+    assert pile(g) == ["Dogs 9", "Dogs 2"]
+    assert labels(g, "hand", 0) == ["Hippies 11", "Hippies 5"]
+    assert labels(g, "transfer", 0) == []
+
+
+def test_preachers_positive_revelation_reorders_the_top_two():
+    g = _preacher_trick("positive", reserve=("Zombies 20", "Hippies 11", "Dogs 9", "Hippies 1"))
+    assert sorted(options(g)) == ["Dogs 9", "Hippies 11"]  # the top 2 of the Reserve
+    answer(g, "Dogs 9@0", "Hippies 11@0")  # first chosen goes back on top
+    # Reserve now Dogs 9, Hippies 11, Hippies 1; Dogs 9 is drawn
+    assert labels(g, "hand", 0) == ["Dogs 9", "Hippies 5"]
+    assert ordered(g, "reserve") == ["Hippies 11", "Hippies 1"]
+    answer(g, "Hippies 5@0")
+    assert pile(g) == ["Hippies 11", "Hippies 1", "Hippies 5"]
+    assert labels(g, "hand", 0) == ["Dogs 9"]
+
+
+def test_preachers_positive_revelation_keep_the_order():
+    g = _preacher_trick("positive", reserve=("Zombies 20", "Hippies 11", "Dogs 9", "Hippies 1"))
+    answer(g, "Hippies 11@0", "Dogs 9@0")
+    assert labels(g, "hand", 0) == ["Hippies 11", "Hippies 5"]
+    answer(g, "Hippies 11@0")
+    assert pile(g) == ["Dogs 9", "Hippies 1", "Hippies 11"]
+
+
+def test_preachers_negative_doubt_only_card_is_the_one_drawn():
+    g = _preacher_trick("negative", extra_hand=(), transfer=())
+    # nothing else held: the random card can only be the one drawn
+    assert g.over
+    assert ordered(g, "reserve") == ["Dogs 9", "Hippies 11"]
+    assert labels(g, "hand", 0) == []
+    assert labels(g, "expedition", 0) == ["Preachers 10", "Preachers 3", "Preachers 4", "Zombies 20"]
+
+
+def test_preachers_negative_doubt_random_card_of_the_hand():
+    for seed in range(6):
+        g = make_game([("Preachers", "negative"), "Hippies", "Dogs"], seed=seed)
+        position(g, hands={0: ["Preachers 10", "Hippies 5"], 1: ["Preachers 4", "Hippies 6"],
+                           2: ["Preachers 3", "Hippies 7"]},
+                 transfers={0: ["Dogs 2"]}, reserve=["Zombies 20", "Hippies 11", "Dogs 9"], active=0)
+        answer(g, "Preachers 10 on +", "Preachers 4", "Preachers 3")
+        # no decision: the next trick is led by seat 0
+        assert g.decision.kind == "lead" and g.decision.actor == 0
+        held = labels(g, "hand", 0) + labels(g, "transfer", 0)
+        assert len(held) == 2
+        # the Encounter card of the new trick was Dogs 9; the card put under is last
+        reserve = ordered(g, "reserve")
+        assert len(reserve) == 1
+        assert sorted(held + reserve) == ["Dogs 2", "Hippies 11", "Hippies 5"]
+        assert ordered(g, "encounter") == ["Dogs 9"]
 
 
 # =============================================================== Survivalists
@@ -420,337 +737,3 @@ def test_nurses_negative_shortage_no_zombie_in_the_trick_no_effect():
     assert labels(g, "discard") == []
     # S1, N10, S3, N2 = +4; Zombies 17 -9, Zombies 5 -3: 4 - 12 = -8
     assert deltas(g) == [-8, 0, 0]
-
-
-# =============================================================== Police Officers
-
-def _police_cut(variant):
-    # Seat 0 leads the Cheerleaders 10 on +; seat 1 has no Cheerleader and cuts
-    # with the Police Officers 2; seat 2 must still follow Cheerleaders.
-    g = make_game([("Police Officers", variant), "Cheerleaders", "Survivalists"], box=BOX)
-    position(g, hands={0: ["Cheerleaders 10", "Cheerleaders 1"],
-                       1: ["Police Officers 2", "Survivalists 4"],
-                       2: ["Cheerleaders 13", "Police Officers 12", "Cheerleaders 5"]},
-             reserve=["Survivalists 13", "Survivalists 12"], active=0)
-    answer(g, "Cheerleaders 10 on +@0")
-    assert sorted(options(g)) == ["Police Officers 2", "Survivalists 4"]
-    answer(g, "Police Officers 2@1")
-    # seat 2 holds Cheerleaders: it must follow, it may not cut
-    assert sorted(options(g)) == ["Cheerleaders 13", "Cheerleaders 5"]
-    answer(g, "Cheerleaders 13@2")
-    # the Police Officer (2) wins over the Cheerleaders 13
-    assert labels(g, "expedition", 1) == ["Cheerleaders 10", "Cheerleaders 13", "Police Officers 2",
-                                          "Survivalists 13"]
-    assert labels(g, "expedition", 0) == labels(g, "expedition", 2) == []
-    return g
-
-
-@pytest.mark.parametrize("variant", ["basic", "negative"])
-def test_police_officers_cut_and_block_the_power_of_the_faction_led(variant):
-    # basic and CURFEW alike on a non-Zombie trick
-    g = _police_cut(variant)
-    # the Cheerleaders' power is blocked: nobody passes a card
-    assert g.decision.kind == "lead" and g.decision.actor == 1
-    assert labels(g, "hand", 0) == ["Cheerleaders 1"]
-    assert labels(g, "hand", 1) == ["Survivalists 4"]
-    assert labels(g, "hand", 2) == ["Cheerleaders 5", "Police Officers 12"]
-
-
-def test_police_officers_positive_armory_the_power_still_runs():
-    g = _police_cut("positive")
-    # the Cheerleaders' power runs for the winner, seat 1: givers from seat 1
-    # clockwise; seat 1 has no Cheerleader and is not asked
-    assert g.decision.actor == 2
-    assert options(g) == ["Cheerleaders 5"]
-    answer(g, "Cheerleaders 5@2")
-    assert options(g) == ["Cheerleaders 1"]
-    answer(g, "Cheerleaders 1@0")
-    assert g.decision.kind == "lead" and g.decision.actor == 1
-    assert labels(g, "hand", 0) == ["Cheerleaders 5"]
-    assert labels(g, "hand", 1) == ["Cheerleaders 1", "Survivalists 4"]
-    assert labels(g, "hand", 2) == ["Police Officers 12"]
-
-
-def _police_zombie_trick(variant):
-    # Seat 0 leads the Zombies 3 on +; seat 1 has no Zombie and plays the
-    # Police Officers 1; seat 2 must follow with the Zombies 15. Encounter:
-    # Zombies 20. Nobody holds a card afterwards: the round is counted.
-    g = make_game([("Police Officers", variant), "Cheerleaders", "Survivalists"], box=BOX)
-    position(g, hands={0: ["Zombies 3"], 1: ["Police Officers 1"], 2: ["Zombies 15", ]},
-             reserve=["Zombies 20"], active=0)
-    answer(g, "Zombies 3 on +@0", "Police Officers 1@1")
-    assert options(g) == ["Zombies 15"]
-    answer(g, "Zombies 15@2")
-    return g
-
-
-def test_police_officers_basic_cut_a_zombie_trick_the_zombies_stay():
-    g = _police_zombie_trick("basic")
-    assert g.over
-    # the Zombies' power is blocked: every Zombie stays with the winner
-    assert expeditions(g) == [[], ["Police Officers 1", "Zombies 15", "Zombies 20", "Zombies 3"], []]
-    # seat 1: +1 - 6 - 9 - 3 = -17
-    assert deltas(g) == [0, -17, 0]
-    assert g.population == [66, 49, 66]
-
-
-def test_police_officers_positive_armory_zombie_trick_is_dealt_out():
-    g = _police_zombie_trick("positive")
-    # seat 1 wins by the cut but the Zombies' power runs: it keeps the Police
-    # Officer and the Encounter card (Zombies 20); the trick's Zombies are dealt
-    # from seat 1 clockwise, greatest loss first: 15 (-6) to seat 1, 3 to seat 2
-    assert expeditions(g) == [[], ["Police Officers 1", "Zombies 15", "Zombies 20"], ["Zombies 3"]]
-    # seat 1: +1 - 9 - 6 = -14; seat 2: -3
-    assert deltas(g) == [0, -14, -3]
-    assert g.population == [66, 52, 63]
-
-
-def test_police_officers_negative_curfew_cannot_win_a_zombie_trick():
-    g = _police_zombie_trick("negative")
-    # the Police Officer does not cut: the Zombies 15 wins (+ side); seat 2 takes
-    # the Police Officer and the Encounter card, then the trick's Zombies are
-    # dealt from seat 2: 15 to seat 2, 3 to seat 0
-    assert expeditions(g) == [["Zombies 3"], [], ["Police Officers 1", "Zombies 15", "Zombies 20"]]
-    # seat 2: +1 - 9 - 6 = -14; seat 0: -3
-    assert deltas(g) == [-3, 0, -14]
-    assert g.population == [63, 66, 52]
-
-
-@pytest.mark.parametrize("variant", ["basic", "positive", "negative"])
-@pytest.mark.parametrize("side, winner", [("+", 1), ("-", 2)])
-def test_police_officers_several_cut_the_best_for_the_side_wins(variant, side, winner):
-    # two Communities cut: + side the Police Officers 9 (seat 1), - side the 4 (seat 2)
-    g = make_game([("Police Officers", variant), "Cheerleaders", "Survivalists"], box=BOX)
-    position(g, hands={0: ["Cheerleaders 10"], 1: ["Police Officers 9"], 2: ["Police Officers 4"]},
-             reserve=["Survivalists 13"], active=0)
-    answer(g, f"Cheerleaders 10 on {side}@0", "Police Officers 9@1", "Police Officers 4@2")
-    assert g.over
-    expected = [[], [], []]
-    expected[winner] = ["Cheerleaders 10", "Police Officers 4", "Police Officers 9", "Survivalists 13"]
-    assert expeditions(g) == expected
-    # 4 humans: +4
-    assert deltas(g)[winner] == 4
-
-
-@pytest.mark.parametrize("variant", ["basic", "positive", "negative"])
-def test_police_officers_cut_a_governors_trick(variant):
-    # Governors led by seat 0; seat 2, void, cuts with the Police Officers 3.
-    # Blocked (basic, CURFEW): no designation, seat 2 leads next. ARMORY: the
-    # Governors' power runs for seat 2, which designates the next leader.
-    g = make_game([("Police Officers", variant), "Governors", "Survivalists"], box=BOX)
-    position(g, hands={0: ["Governors 4", "Survivalists 1"], 1: ["Governors 12", "Survivalists 2"],
-                       2: ["Police Officers 3", "Survivalists 3"]},
-             reserve=["Survivalists 13"], active=0)
-    answer(g, "Governors 4 on +@0", "Governors 12@1", "Police Officers 3@2")
-    assert labels(g, "expedition", 2) == ["Governors 12", "Governors 4", "Police Officers 3", "Survivalists 13"]
-    if variant == "positive":
-        assert g.decision.kind == "choose" and g.decision.actor == 2
-        answer(g, "Community 1@2")
-        assert g.decision.kind == "lead" and g.decision.actor == 1
-    else:
-        assert g.decision.kind == "lead" and g.decision.actor == 2
-
-
-def test_police_officers_led_is_an_ordinary_trick():
-    # Police Officers led: the best Police Officer for the side wins as usual
-    g = make_game(["Police Officers", "Cheerleaders", "Survivalists"], box=BOX)
-    position(g, hands={0: ["Police Officers 5"], 1: ["Police Officers 9"], 2: ["Survivalists 2"]},
-             reserve=["Survivalists 13"], active=0)
-    answer(g, "Police Officers 5 on -@0", "Police Officers 9@1", "Survivalists 2@2")
-    assert expeditions(g) == [["Police Officers 5", "Police Officers 9", "Survivalists 13", "Survivalists 2"],
-                              [], []]
-
-
-# =============================================================== Bikers (end of round)
-
-def _bikers(variant, exps, populations=None):
-    g = make_game([("Bikers", variant), "Survivalists", "Cheerleaders"], box=BOX)
-    position(g, expeditions=exps, populations=populations)
-    assert g.over  # nobody holds a card: counted at once
-    return g
-
-
-def _b(*values):
-    return [f"Bikers {v}" for v in values]
-
-
-def test_bikers_basic_under_7_count_double_7_or_more_lose_one_each():
-    g = _bikers("basic", {0: _b(1, 2, 3, 4, 5, 6), 1: _b(7, 8, 9, 10, 11, 12, 13)})
-    # seat 0: 6 Bikers < 7 -> 6 x 2 = +12; seat 1: 7 Bikers -> 7 x -1 = -7
-    assert deltas(g) == [12, -7, 0]
-    assert g.population == [78, 59, 66]
-
-
-def test_bikers_basic_with_other_cards():
-    g = _bikers("basic", {0: _b(1, 2) + ["Survivalists 3", "Zombies 11"],
-                          2: _b(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)})
-    # seat 0: 2 x 2 + 1 - 6 = -1; seat 2: 11 Bikers -> -11
-    assert deltas(g) == [-1, 0, -11]
-    assert g.population == [65, 66, 55]
-
-
-def test_bikers_positive_martial_law_strict_most_loses_others_gain():
-    g = _bikers("positive", {0: _b(1, 2, 3, 4, 5, 6, 7, 8), 1: _b(9, 10, 11, 12, 13)})
-    # seat 0 has strictly the most (8 >= 7): -8; seat 1 (5): 5 x 2 = +10
-    assert deltas(g) == [-8, 10, 0]
-    assert g.population == [58, 76, 66]
-
-
-def test_bikers_positive_martial_law_tied_most_gain():
-    # With 13 Bikers two Communities cannot both reach 7; tied for the most,
-    # both gain: 6 x 2 = +12 each.
-    g = _bikers("positive", {0: _b(1, 2, 3, 4, 5, 6), 1: _b(7, 8, 9, 10, 11, 12), 2: _b(13)})
-    assert deltas(g) == [12, 12, 2]
-
-
-def test_bikers_negative_rumble_threshold_5():
-    g = _bikers("negative", {0: _b(1, 2, 3, 4, 5), 1: _b(6, 7, 8, 9), 2: _b(10, 11, 12, 13)})
-    # seat 0: 5 Bikers >= 5 -> -5; seats 1 and 2: 4 < 5 -> 4 x 2 = +8
-    assert deltas(g) == [-5, 8, 8]
-    assert g.population == [61, 74, 74]
-
-
-def test_bikers_population_never_below_zero():
-    g = _bikers("basic", {0: _b(1, 2, 3, 4, 5, 6, 7) + ["Zombies 20"]}, populations=[10, 66, 66])
-    # 10 - 7 - 9 = -6 -> 0
-    assert deltas(g) == [-16, 0, 0]
-    assert g.population == [0, 66, 66]
-
-
-# =============================================================== the Horde
-
-def _horde(exps, added=("Horde",)):
-    g = make_game(["Governors", "Survivalists", "Bikers"], added=added, box=BOX)
-    position(g, expeditions=exps)
-    assert g.over
-    return g
-
-
-HORDE_EXP = {0: ["Zombies 1", "Zombies 2"], 1: ["Zombies 11", "Zombies 12"], 2: ["Zombies 20"]}
-
-
-def test_horde_most_zombie_cards_ties_included_lose_5():
-    g = _horde(HORDE_EXP)
-    # cards, not losses: seats 0 and 1 have 2 Zombie cards (tied most), seat 2 one
-    # seat 0: -3 - 3 - 5 = -11; seat 1: -6 - 6 - 5 = -17; seat 2: -9
-    assert deltas(g) == [-11, -17, -9]
-    assert g.population == [55, 49, 57]
-
-
-def test_without_the_horde_no_extra_loss():
-    g = _horde(HORDE_EXP, added=())
-    assert deltas(g) == [-6, -12, -9]
-
-
-def test_horde_single_most():
-    g = _horde({0: ["Zombies 1"], 1: ["Zombies 2", "Zombies 3", "Zombies 4", "Survivalists 1"], 2: []})
-    # seat 1: 1 - 9 - 5 = -13; seat 0: -3
-    assert deltas(g) == [-3, -13, 0]
-
-
-def test_horde_nobody_has_zombies():
-    g = _horde({0: ["Survivalists 1"]})
-    assert deltas(g) == [1, 0, 0]
-
-
-# =============================================================== Patient Zero
-# The promo cards of the American Dream Factions are in the Woodstock Fever
-# box; each replaces the 7 of its Faction and is worth +1 like it.
-
-PZ_BIKERS = "Bikers 7 (Patient Zero)"
-PZ_NURSES = "Nurses 7 (Patient Zero)"
-PZ_POLICE = "Police Officers 7 (Patient Zero)"
-
-
-def _pz(factions, exps):
-    g = make_game(factions, patient_zero=True, box="woodstock-fever")
-    position(g, expeditions=exps)
-    assert g.over
-    return g
-
-
-def test_patient_zero_replaces_the_7():
-    g = make_game(["Bikers", "Nurses", "Police Officers"], patient_zero=True, box="woodstock-fever")
-    with pytest.raises(GameRuleError):
-        position(g, expeditions={0: ["Bikers 7"]})
-    g = make_game(["Bikers", "Nurses", "Police Officers"], patient_zero=True, box="woodstock-fever", seed=3)
-    held = [g.label(c) for s in range(3) for c in g.zone("hand", s) + g.zone("transfer", s)]
-    every = held + [g.label(c) for c in g.reserve]
-    for promo in (PZ_BIKERS, PZ_NURSES, PZ_POLICE):
-        assert every.count(promo) == 1
-    for plain in ("Bikers 7", "Nurses 7", "Police Officers 7"):
-        assert plain not in every
-    assert len(every) == 62
-
-
-BIKER_FACTIONS = ["Bikers", "Survivalists", "Cheerleaders"]
-
-
-def test_patient_zero_bikers_with_3_other_bikers_gains_4():
-    g = _pz(BIKER_FACTIONS, {0: [PZ_BIKERS] + _b(1, 2, 3)})
-    # 4 Bikers < 7: 4 x 2 = 8; Patient Zero: 3 other Bikers -> +4; 8 + 4 = 12
-    assert deltas(g) == [12, 0, 0]
-    assert g.population == [78, 66, 66]
-
-
-def test_patient_zero_bikers_with_2_other_bikers_loses_4():
-    g = _pz(BIKER_FACTIONS, {0: [PZ_BIKERS] + _b(1, 2)})
-    # 3 Bikers: 3 x 2 = 6; Patient Zero: -4; 6 - 4 = 2
-    assert deltas(g) == [2, 0, 0]
-
-
-def test_patient_zero_bikers_counts_as_a_biker_for_the_threshold():
-    g = _pz(BIKER_FACTIONS, {0: [PZ_BIKERS] + _b(1, 2, 3, 4, 5, 6)})
-    # 7 Bikers: -7; Patient Zero: 6 other Bikers -> +4; -7 + 4 = -3
-    assert deltas(g) == [-3, 0, 0]
-
-
-def test_patient_zero_bikers_only_its_holder():
-    g = _pz(BIKER_FACTIONS, {0: _b(1, 2, 3), 1: [PZ_BIKERS]})
-    # seat 0: 3 x 2 = 6 (no Patient Zero); seat 1: 1 x 2 - 4 = -2
-    assert deltas(g) == [6, -2, 0]
-
-
-NURSE_FACTIONS = ["Nurses", "Survivalists", "Cheerleaders"]
-
-
-@pytest.mark.parametrize("others, delta", [
-    (0, 1 - 6),       # the card +1, -6
-    (1, 2 - 4),       # 2 Nurses, -(6 - 2)
-    (2, 3 - 2),       # 3 Nurses, -(6 - 4)
-    (3, 4 - 0),       # 4 Nurses, -(6 - 6)
-    (4, 5 - 0),       # 5 Nurses, -max(0, 6 - 8): never a gain
-])
-def test_patient_zero_nurses(others, delta):
-    g = _pz(NURSE_FACTIONS, {0: [PZ_NURSES] + [f"Nurses {v}" for v in range(1, others + 1)]})
-    assert deltas(g) == [delta, 0, 0]
-    assert g.population == [66 + delta, 66, 66]
-
-
-POLICE_FACTIONS = ["Police Officers", "Survivalists", "Cheerleaders"]
-
-
-def test_patient_zero_police_officers_fewest_zombies_tied_gains_3():
-    g = _pz(POLICE_FACTIONS, {0: [PZ_POLICE, "Zombies 1"], 1: ["Zombies 2"], 2: ["Zombies 3"]})
-    # 1 Zombie card each: seat 0 is among the fewest -> +3; 1 - 3 + 3 = 1
-    assert deltas(g) == [1, -3, -3]
-    assert g.population == [67, 63, 63]
-
-
-def test_patient_zero_police_officers_no_zombies_anywhere():
-    g = _pz(POLICE_FACTIONS, {0: [PZ_POLICE]})
-    # 0 Zombies each: tied fewest -> 1 + 3 = 4
-    assert deltas(g) == [4, 0, 0]
-
-
-def test_patient_zero_police_officers_not_the_fewest_loses_3():
-    g = _pz(POLICE_FACTIONS, {0: [PZ_POLICE, "Zombies 1"], 2: ["Zombies 2"]})
-    # seat 1 has 0 Zombies, seat 0 has 1: not the fewest -> 1 - 3 - 3 = -5
-    assert deltas(g) == [-5, 0, -3]
-
-
-def test_patient_zero_police_officers_counts_zombie_cards_not_losses():
-    g = _pz(POLICE_FACTIONS, {0: [PZ_POLICE, "Zombies 20"], 1: ["Zombies 1", "Zombies 2"],
-                              2: ["Zombies 3", "Zombies 4"]})
-    # seat 0 has 1 Zombie card (-9), the others 2 each: fewest -> 1 - 9 + 3 = -5
-    assert deltas(g) == [-5, -6, -6]

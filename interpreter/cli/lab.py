@@ -1,0 +1,168 @@
+"""`happydayz simulate` and `happydayz sweep`: games between bots, one set-up or a grid of them."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rich.table import Table
+from rich.text import Text
+
+from happydayz.base.errors import UsageError
+from happydayz.cli.common import (ProgressBar, add_game_options, add_parallel_options, positive_int, resolve_jobs,
+                                  show_progress, stdout_console, whole_number)
+from happydayz.data.boxes import default_scenario
+from happydayz.kernel.outcome import NOBODY_WINS
+from happydayz.simulation.simulate import SimulationInterrupted, simulate, to_json
+from happydayz.simulation.sweep import SweepInterrupted, cell_summaries, load_sweep, read_results, run_sweep
+
+
+def _add_simulate(sub) -> None:
+    p = sub.add_parser("simulate", help="play games between bots and summarise them",
+                       description="Play games between bots and summarise them. The same arguments always give "
+                                   "the same games, whatever --jobs and --backend.")
+    add_game_options(p)
+    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play (default: 1)")
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="the seed of the whole run (default: 0)")
+    p.add_argument("--bots", metavar="LIST", help="one bot per seat, comma-separated, or one for every seat "
+                                                  "(default: random)")
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH ('-': standard output)")
+    p.add_argument("--log", metavar="PATH", help="write every event of every game as JSON Lines to PATH "
+                                                 "('-': standard output)")
+    add_parallel_options(p, "games")
+    p.set_defaults(run=_run_simulate)
+
+
+def _run_simulate(args) -> int:
+    if args.json == "-" and args.log == "-":
+        raise UsageError("--json - and --log - cannot both write to standard output")
+    for target in (args.json, args.log):  # fail now, not after the games
+        if target not in (None, "-") and not os.path.isdir(os.path.dirname(os.path.abspath(target))):
+            raise UsageError(f"cannot write {target}: its folder does not exist")
+    jobs = resolve_jobs(args)
+    env = args.env
+    scenario = args.scenario if args.scenario is not None else default_scenario(env.library)
+    kwargs = dict(players=args.players, games=args.games, seed=args.seed, express=args.express,
+                  promos=args.promos, random_powers=args.random_powers, bots=args.bots,
+                  log=args.log, env=env, jobs=jobs, backend=args.backend, address=args.address)
+    interrupted = False
+    with ProgressBar(show_progress(args, args.games), args.games, "Simulating") as bar:
+        try:
+            result = simulate(scenario, progress=bar.update, **kwargs)
+        except SimulationInterrupted as stop:
+            bar.close()
+            result, interrupted = stop.result, True
+            print(f"\nhappydayz: interrupted after {len(result['games'])} of {args.games} games", file=sys.stderr)
+    if args.json is not None:
+        text = to_json(result)
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.json, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            if interrupted:
+                print(f"happydayz: the {len(result['games'])} games finished are in {args.json}", file=sys.stderr)
+    if args.json != "-" and args.log != "-" and not args.quiet:
+        _print_summary(result["summary"])
+    return 130 if interrupted else 0
+
+
+def _print_summary(summary: dict) -> None:
+    console = stdout_console()
+    options = summary["options"]
+    mode = "express" if options["express"] else "campaign"
+    extras = [name for key, name in (("promos", "promo cards"), ("random_powers", "random powers"))
+              if options[key]]
+    console.print(Text(f"{summary['scenario']} - {summary['title']}", style="bold"))
+    console.print(Text(f"{summary['players']} players, {summary['games']} games, seed {summary['seed']}, {mode}"
+                       + "".join(f", {e}" for e in extras)
+                       + (" (interrupted: the games finished)" if summary.get("interrupted") else "")))
+    table = Table(show_edge=False, pad_edge=False)
+    for heading, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"), ("Win rate", "right"),
+                             ("Mean final population", "right")):
+        table.add_column(heading, justify=justify)
+    for seat in range(summary["players"]):
+        rate = summary["win_rate"][seat]
+        mean = summary["mean_final_population"][seat]
+        table.add_row(f"Community {seat}", summary["bots"][seat], str(summary["wins"][seat]),
+                      "-" if rate is None else f"{rate:.1%}", "-" if mean is None else f"{mean:.1f}")
+    console.print(table)
+    games = summary["games"]
+    rate = summary["no_winner_rate"]
+    console.print(Text(f"{NOBODY_WINS}: {summary['no_winner']} of {games} games"
+                       + ("" if rate is None else f" ({rate:.1%})")))
+    console.print(Text(f"Shared wins: {summary['shared_wins']}; mean rounds played: "
+                       + ("-" if summary["mean_rounds"] is None else f"{summary['mean_rounds']:.2f}")))
+
+
+def _add_sweep(sub) -> None:
+    p = sub.add_parser("sweep", help="play a grid of simulations into one JSON Lines file",
+                       description="Play every cell of a sweep specification (scenarios x player counts x power "
+                                   "variants x bots, see docs/simulation.md) and write one JSON line per game. "
+                                   "--resume continues an interrupted sweep.")
+    p.add_argument("spec", metavar="SPEC.yaml", help="the sweep specification")
+    p.add_argument("--out", metavar="PATH", help="the results file ('-': standard output; default: SPEC's name "
+                                                 "with .results.jsonl, beside it)")
+    p.add_argument("--resume", action="store_true", help="skip the games already in the results file")
+    p.add_argument("--force", action="store_true", help="start again even if the results file holds results")
+    add_parallel_options(p, "games")
+    p.set_defaults(run=_run_sweep)
+
+
+def _default_results_path(spec: str) -> str:
+    root, _ = os.path.splitext(spec)
+    return root + ".results.jsonl"
+
+
+def _run_sweep(args) -> int:
+    out = args.out if args.out is not None else _default_results_path(args.spec)
+    if args.resume and args.force:
+        raise UsageError("--resume and --force: choose one")
+    jobs = resolve_jobs(args)
+    sweep = load_sweep(args.spec, args.env)
+    left = sweep.total
+    interrupted = False
+    with ProgressBar(False, left, "Sweeping") as bar:
+        def progress(done: int, total: int) -> None:
+            bar.enabled = show_progress(args, total)
+            bar.update(done, total)
+
+        try:
+            report = run_sweep(sweep, out, jobs=jobs, backend=args.backend, address=args.address,
+                               resume=args.resume, overwrite=args.force, progress=progress, env=args.env)
+        except SweepInterrupted as stop:
+            bar.close()
+            report, interrupted = stop.report, True
+    if interrupted:
+        written = report["resumed"] + report["played"]
+        print(f"\nhappydayz: interrupted: {written} of {report['games']} games are in {out}"
+              + ("" if out == "-" else "; run again with --resume to finish"), file=sys.stderr)
+        return 130
+    if out != "-" and not args.quiet:
+        _print_sweep(report, cell_summaries(sweep, read_results(out, sweep, repair=False)))
+    return 0
+
+
+def _print_sweep(report: dict, cells: list[dict]) -> None:
+    console = stdout_console()
+    console.print(Text(f"{report['cells']} cells, {report['games']} games: {report['played']} played, "
+                       f"{report['resumed']} already in {report['out']}", style="bold"))
+    table = Table(show_edge=False, pad_edge=False)
+    for heading, justify in (("Scenario", "left"), ("Players", "right"), ("Variants", "left"), ("Bots", "left"),
+                             ("Games", "right"), ("Win rate by seat", "left"), ("No winner", "right"),
+                             ("Rounds", "right")):
+        table.add_column(heading, justify=justify, overflow="fold")
+    for cell in cells:
+        coords = cell["cell"]
+        variants = ", ".join(f"{f} {v}" for f, v in coords["variants"].items()) or "-"
+        bots = coords["bots"][0] if len(set(coords["bots"])) == 1 else ",".join(coords["bots"])
+        rates = " ".join("-" if r is None else f"{r:.0%}" for r in cell["win_rate"])
+        games = cell["games"]
+        nobody = "-" if not games else f"{cell['no_winner'] / games:.0%}"
+        rounds = "-" if cell["mean_rounds"] is None else f"{cell['mean_rounds']:.2f}"
+        table.add_row(Text(coords["scenario"]), str(coords["players"]), Text(variants), Text(bots), str(games),
+                      rates, nobody, rounds)
+    console.print(table)
+
+
+COMMANDS = [_add_simulate, _add_sweep]

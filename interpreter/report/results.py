@@ -1,0 +1,249 @@
+"""Reading simulation results: the JSON of `happydayz simulate --json` or the JSON Lines of `happydayz sweep`.
+
+The format is detected from the content. Optional per-game fields, used when
+present and skipped (with a note in the report) when not:
+
+    "first_leader": the seat that led the first trick (decided by the Transfer)
+    "powers": {"<power name>/<variant>": {"triggers": [per seat], "score": [per seat],
+                                          "moved": [per seat]}}
+
+"moved" (the Survivors on the cards a power moved into or out of each
+Expedition) may be missing: results written before it was recorded have none,
+and the report then counts gain/lose effects only. happydayz.simulation.records
+computes these fields for each game a simulation plays.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from happydayz.base.errors import Diagnostic, HappyError, Span
+from happydayz.data.environment import Environment
+
+# Diagnostic codes of this module.
+A_READ = "A001"  # the results file cannot be read
+A_JSON = "A002"  # not JSON / JSON Lines
+A_SHAPE = "A003"  # JSON, but not simulation results
+A_WRITE = "A004"  # the report cannot be written
+
+
+class ResultsProblem(HappyError):
+    """A results file that is missing, unreadable or not simulation results (exit 1)."""
+
+
+def _problem(path: str | Path, message: str, code: str, line: int = 1, column: int = 1,
+             hint: str | None = None) -> ResultsProblem:
+    return ResultsProblem(Diagnostic(Span(str(path), line, column), message, code, hint=hint))
+
+
+@dataclass
+class GameRecord:
+    index: int
+    players: int
+    rounds: int
+    final_populations: list[int]
+    winners: list[int]
+    cell: str
+    factions: tuple[tuple[str, str], ...] | None = None
+    cell_data: Any = None  # the sweep's "cell" as read
+    first_leader: int | None = None
+    powers: dict | None = None
+    bots: tuple[str, ...] | None = None
+
+
+@dataclass
+class Results:
+    path: Path
+    kind: str  # "simulate" or "sweep"
+    games: list[GameRecord]
+    summary: dict | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _record(data: Any, index: int, cell: str, where: tuple[str, int], path: Path,
+            factions: tuple | None = None, bots: tuple | None = None) -> GameRecord:
+    """One game from a JSON object; ResultsProblem naming the place if it is not one."""
+    label, line = where
+
+    def bad(message: str) -> ResultsProblem:
+        return _problem(path, f"{label}: {message}", A_SHAPE, line=line)
+
+    if not isinstance(data, dict):
+        raise bad("a game result must be a JSON object")
+    populations = data.get("final_populations")
+    if not isinstance(populations, list) or not populations or not all(_is_int(p) for p in populations):
+        raise bad("'final_populations' must be a non-empty list of whole numbers")
+    players = len(populations)
+    winners = data.get("winners")
+    if not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < players for w in winners):
+        raise bad(f"'winners' must be a list of seats from 0 to {players - 1}")
+    rounds = data.get("rounds")
+    if not _is_int(rounds) or rounds < 0:
+        raise bad("'rounds' must be a whole number, 0 or more")
+    raw_factions = data.get("factions", factions)
+    parsed_factions = None
+    if raw_factions is not None:
+        try:
+            parsed_factions = tuple((str(f), str(v)) for f, v in raw_factions)
+        except (TypeError, ValueError):
+            raise bad("'factions' must be a list of [Faction, variant] pairs") from None
+    leader = data.get("first_leader")
+    if leader is not None and not (_is_int(leader) and 0 <= leader < players):
+        raise bad(f"'first_leader' must be a seat from 0 to {players - 1}")
+    powers = data.get("powers")
+    if powers is not None:
+        def per_seat(value: Any) -> bool:
+            return isinstance(value, list) and len(value) == players and all(_is_int(x) for x in value)
+
+        if not isinstance(powers, dict) or not all(
+                isinstance(v, dict) and per_seat(v.get("triggers")) and per_seat(v.get("score"))
+                for v in powers.values()):
+            raise bad("'powers' must map each power to {'triggers': [per seat], 'score': [per seat]}")
+        for key, v in powers.items():
+            if "moved" in v and not per_seat(v["moved"]):
+                raise bad(f"'powers' {key!r}: 'moved' must be a list of {players} whole numbers, one per seat "
+                          "(or left out)")
+    raw_bots = data.get("bots", bots)
+    return GameRecord(index=data.get("game", index) if _is_int(data.get("game")) else index, players=players,
+                      rounds=rounds, final_populations=list(populations), winners=sorted(set(winners)), cell=cell,
+                      factions=parsed_factions, first_leader=leader, powers=powers,
+                      bots=tuple(str(b) for b in raw_bots) if isinstance(raw_bots, (list, tuple)) else None)
+
+
+def _cell_label(cell: Any) -> str:
+    if isinstance(cell, dict):
+        parts = []
+        for key in sorted(cell):
+            value = cell[key]
+            text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+            parts.append(f"{key}={text}")
+        return ", ".join(parts) or "all"
+    if cell is None:
+        return "all"
+    return str(cell) if isinstance(cell, str) else json.dumps(cell, sort_keys=True)
+
+
+def _scenario_factions(reference: Any, env: Environment) -> tuple[tuple[str, str], ...] | None:
+    """The Factions (and variants) a scenario starts with, or None if it cannot be found."""
+    if not isinstance(reference, str):
+        return None
+    try:
+        scenario, _ = env.resolve_scenario(reference)
+        return tuple((c.faction, c.variant) for c in scenario.factions)
+    except Exception:  # a scenario file moved or changed: the report goes on without it
+        return None
+
+
+def load_results(path: str | Path, env: Environment | None = None) -> Results:
+    """Read simulate JSON or sweep JSON Lines. Raises ResultsProblem for a bad file.
+
+    `env` finds the scenario a simulate file names, for the Factions it started with.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise _problem(path, "this is a folder, not a results file", A_READ) from None
+    except OSError as exc:
+        raise _problem(path, f"cannot read the results file: {exc.strerror or exc}", A_READ,
+                       hint="give the file written by 'happydayz simulate --json PATH' or 'happydayz sweep'") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _problem(path, "the results file is not UTF-8 text", A_READ, line=line) from None
+    if not text.strip():
+        raise _problem(path, "the results file is empty", A_SHAPE)
+
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as whole_error:
+        document = None
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        try:
+            first_ok = isinstance(json.loads(first), dict)
+        except json.JSONDecodeError:
+            first_ok = False
+        if not first_ok:
+            raise _problem(path, f"not valid JSON: {whole_error.msg}", A_JSON, whole_error.lineno,
+                           whole_error.colno) from None
+        return _load_lines(path, text)
+    if isinstance(document, dict) and "games" in document:
+        return _load_simulate(path, document, env if env is not None else Environment())
+    if isinstance(document, dict) and "final_populations" in document:
+        return _load_lines(path, text)
+    if isinstance(document, dict) and "event" in document:
+        raise _event_log(path)
+    raise _problem(path, "this JSON is not simulation results: expected an object with \"games\" (simulate --json) "
+                   "or one game per line (sweep)", A_SHAPE)
+
+
+def _event_log(path: Path) -> ResultsProblem:
+    return _problem(path, "this is an event log (simulate --log), not results", A_SHAPE,
+                    hint="give the file written by 'happydayz simulate --json PATH' or 'happydayz sweep'")
+
+
+def _load_simulate(path: Path, document: dict, env: Environment) -> Results:
+    games = document.get("games")
+    summary = document.get("summary")
+    if not isinstance(games, list):
+        raise _problem(path, "\"games\" must be a list of game results", A_SHAPE)
+    if summary is not None and not isinstance(summary, dict):
+        raise _problem(path, "\"summary\" must be an object", A_SHAPE)
+    summary = summary or {}
+    scenario = summary.get("scenario")
+    bots = summary.get("bots")
+    notes = []
+    factions = None
+    if not all(isinstance(g, dict) and "factions" in g for g in games):
+        factions = _scenario_factions(scenario, env)
+        if factions is None and scenario is not None:
+            notes.append(f"The Factions of scenario {scenario!r} could not be found, so the per-variant "
+                         "section is left out.")
+    players = summary.get("players")
+    cell = _cell_label({"scenario": scenario, "players": players}) if scenario is not None else "all"
+    records = [_record(g, i, cell, (f"games[{i}]", 1), path, factions, tuple(bots) if isinstance(bots, list) else None)
+               for i, g in enumerate(games)]
+    if not records:
+        raise _problem(path, "the results hold no games", A_SHAPE, hint="simulate with --games 1 or more")
+    return Results(path, "simulate", records, summary, notes)
+
+
+def _load_lines(path: Path, text: str) -> Results:
+    records: list[GameRecord] = []
+    skipped = 0
+    events = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise _problem(path, f"line {number} is not valid JSON: {exc.msg}", A_JSON, number, exc.colno,
+                           hint="a results file has one JSON object per line (an interrupted sweep may leave "
+                                "a partial last line)") from None
+        if isinstance(data, dict) and "final_populations" in data:
+            record = _record(data, len(records), _cell_label(data.get("cell")), (f"line {number}", number), path)
+            record.cell_data = data.get("cell")
+            records.append(record)
+        elif isinstance(data, dict) and "event" in data:
+            events += 1
+        else:
+            skipped += 1
+    if not records:
+        if events:
+            raise _event_log(path)
+        raise _problem(path, "no game results found: expected one JSON object a line with \"final_populations\"",
+                       A_SHAPE)
+    notes = [f"{skipped} line(s) that are not game results were ignored."] if skipped else []
+    return Results(path, "sweep", records, None, notes)
+
+
+__all__ = ["load_results", "Results", "GameRecord", "ResultsProblem", "A_READ", "A_JSON", "A_SHAPE", "A_WRITE"]
