@@ -345,7 +345,8 @@ class Game:
             zones[dest].append(card)
         loc[card] = dest
 
-    def _move_cards(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str) -> None:
+    def _move_cards(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str,
+                    cause: dict | None) -> None:
         """A power's move, keeping `known` and `voids` true to what everyone saw of it.
 
         A card a power moves is seen, unless the power picked it at random: a random
@@ -355,6 +356,7 @@ class Game:
         dest = zone if owner is None else self.tables.zone_keys[zone][owner]
         zones, loc, seen = self.zones, self.loc, self.seen
         blind = type(cards) is Blind
+        sources = [loc[card] for card in cards] if cause is not None else None
         if blind:
             for card in cards:
                 if loc[card] in self.tables.expedition_seat:
@@ -373,8 +375,9 @@ class Game:
                 seen[card] = seen_now
         elif zone != "reserve" and zone != "discard":  # into a hand or a Transfer zone
             self.voids[owner].clear()
-        if self.record:
-            self._event("move", cards=[self.tables.label[c] for c in cards], to=dest, position=position)
+        if cause is not None:
+            self._event("move", **cause, cards=[self.tables.label[c] for c in cards], **{"from": sources}, to=dest,
+                        position=position)
 
     def seat_label(self, seat: int) -> str:
         return self.tables.seat[seat].label
@@ -741,26 +744,43 @@ class Game:
 
     _answer_ask = _answer_choose
 
-    def apply_effects(self, effects: list[tuple]) -> None:
+    def apply_effects(self, effects: list[tuple], source: vm.Frame) -> None:
+        """Do what a statement of a power says (see language.host); `source` is the frame of its hook.
+
+        Every event this makes names its cause: the power, its variant, the hook
+        ("win" or "end"), the Community it runs for ("by") and, for a card's own
+        power, the card.
+        """
+        cause = self._cause(source) if self.record else None
         for effect in effects:
             kind = effect[0]
             if kind == "move":
                 _, cards, zone, owner, position = effect
                 if cards:
-                    self._move_cards(cards, zone, owner, position)
+                    self._move_cards(cards, zone, owner, position, cause)
             elif kind == "score":
                 _, seat, amount = effect
                 self.round_gain[seat] += amount
-                if self.record:
-                    self._event("score", seat=seat, amount=amount)
+                if cause is not None:
+                    self._event("score", **cause, seat=seat, amount=amount)
             elif kind == "next_leader":
                 self.designated = effect[1]
-                self._event("next_leader", seat=effect[1])
+                if cause is not None:
+                    self._event("next_leader", **cause, seat=effect[1])
             elif kind == "next_lead":
                 self.named_lead = effect[1]
-                self._event("next_lead", faction=effect[1])
+                if cause is not None:
+                    self._event("next_lead", **cause, faction=effect[1])
             else:  # pragma: no cover
                 raise AssertionError(f"unknown effect {kind}")
+
+    def _cause(self, frame: vm.Frame) -> dict:
+        """What the events of a hook's effects say caused them."""
+        program = self.setup.programs[frame.key]
+        cause = {"power": program.power, "variant": program.variant, "hook": program.hook, "by": frame.me}
+        if frame.this is not None:
+            cause["card"] = self.tables.label[frame.this]
+        return cause
 
     # ---------------------------------------------------------------- count
     def _phase_count(self) -> None:

@@ -54,6 +54,10 @@ class ChoiceSpec:
 class Program:
     instructions: list[tuple]
     span: Span
+    # whose hook this is, for the events of what it does: the power's name, the variant kind, "win" or "end"
+    power: str = ""
+    variant: str = ""
+    hook: str = ""
 
 
 @dataclass
@@ -599,8 +603,9 @@ def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
     except RecursionError:
         raise SyntaxProblem(ast.too_deep(str(path))) from None
     compiled.types = checked.types
-    for variant in compiled.variants.values():
-        for program in (variant.on_win, variant.end_of_round):
+    for kind, variant in compiled.variants.items():
+        for hook, program in (("win", variant.on_win), ("end", variant.end_of_round)):
             if program is not None:
                 program.instructions = link(program.instructions)
+                program.power, program.variant, program.hook = compiled.name, kind, hook
     return compiled

@@ -13,6 +13,7 @@ from typing import Any
 from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, SIMUL_BEGIN, SIMUL_END,
                        ChoiceSpec, Program)
 from happydayz.base.errors import Diagnostic, GameRuleError
+from happydayz.language.host import PowerHost
 
 MAX_STEPS = 100_000  # loop steps; far beyond any real power: a guard, not a limit anyone meets
 STOP = "stop"  # the option that ends an "up to" choice early
@@ -39,7 +40,7 @@ class Frame:
     buffer: list | None = None  # effects held back inside `simultaneously`
     picked: list | None = None  # a multi-card choice in progress
     steps: int = 0  # jumps (loop steps) taken so far by this hook, across its choices
-    g: Any = None  # the game, while the hook runs (set by run, cleared when it stops)
+    g: PowerHost | None = None  # the game, while the hook runs (set by run, cleared when it stops)
 
 
 def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encounter: tuple = (),
@@ -67,7 +68,7 @@ def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encou
 class Ctx:
     """What a compiled closure reads outside a hook (a rule's condition): the game and its bindings."""
 
-    g: Any
+    g: PowerHost
     me: int
     env: dict
     trick: tuple = ()
@@ -87,7 +88,7 @@ class Ctx:
 ChoiceRequest = tuple[int, str, str, list, str]
 
 
-def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
+def run(game: PowerHost, frame: Frame, program: Program) -> ChoiceRequest | None:
     """Step until the hook ends (None) or a choice must be made."""
     frame.g = game
     ctx = frame  # what the compiled closures read (see Frame)
@@ -106,7 +107,7 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                 if frame.buffer is not None:
                     frame.buffer.extend(effects)
                 else:
-                    game.apply_effects(effects)
+                    game.apply_effects(effects, frame)
                 pc += 1
             elif op == CHOOSE:
                 spec = ins[1]
@@ -153,7 +154,7 @@ def run(game, frame: Frame, program: Program) -> ChoiceRequest | None:
                 pc += 1
             elif op == SIMUL_END:
                 held, frame.buffer = frame.buffer or [], None
-                game.apply_effects(held)
+                game.apply_effects(held, frame)
                 pc += 1
             else:  # pragma: no cover
                 raise AssertionError(f"unknown opcode {op}")

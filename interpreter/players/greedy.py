@@ -400,7 +400,7 @@ class _Probe:
     def factions_in_play(self):
         return self._factions
 
-    def apply_effects(self, effects):
+    def apply_effects(self, effects, source=None):
         for e in effects:
             if e[0] == "score":
                 self.scores[e[1]] += e[2]

@@ -6,10 +6,8 @@ sections read (docs/balance.md).
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 from happydayz.kernel.game import Game
+from happydayz.kernel.tables import tables_of
 
 
 def first_leader(game) -> int | None:
@@ -20,17 +18,12 @@ def first_leader(game) -> int | None:
     return None
 
 
-def _effective(effect: tuple) -> bool:
-    kind = effect[0]
-    if kind == "score":
-        return effect[2] != 0
-    if kind == "move":
-        return bool(effect[1])
-    return True
+# Effect events: what a power did, each naming the power, its variant, its hook and who it ran for ("by").
+_EFFECTS = frozenset({"move", "score", "next_leader", "next_lead"})
 
 
-def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
-    """What each power did in a finished game, per seat.
+def power_stats(game: Game) -> dict[str, dict[str, list[int]]]:
+    """What each power did in a game, per seat, read from its event log.
 
     Returns {"<power name>/<variant>": {"triggers": [...], "score": [...], "moved": [...]}},
     each list per seat, where the variant is basic, positive, negative, or
@@ -48,13 +41,7 @@ def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
 
     Every power with a hook that is in play when the game starts is listed,
     with zeros if it never ran, so that "in play but never triggered" can be
-    told from "not in play".
-
-    The log does not say which power a score, a move or an end-of-round effect
-    comes from, so the game is replayed with the effects traced (about the
-    cost of the game itself, without the bots): from its seed, or from `start`,
-    a copy of the game taken before its first answer (for a game set to a
-    position). The replay must give the same log, else ValueError.
+    told from "not in play". The game must have kept its event log.
     """
     setup = game.setup
     n = game.n
@@ -65,9 +52,6 @@ def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
         if key not in stats:
             stats[key] = {"triggers": [0] * n, "score": [0] * n, "moved": [0] * n}
         return stats[key]
-
-    powers = [*setup.faction_power.values(), *setup.added_power.values(), *setup.card_power.values()]
-    names = {str(p.file): p.name for p in powers}
 
     def has_hook(program) -> bool:
         return program.on_win is not None or program.end_of_round is not None
@@ -91,57 +75,33 @@ def power_stats(game, start=None) -> dict[str, dict[str, list[int]]]:
             if faction in variant_of and power is not None and has_hook(power.variant("basic")):
                 entry(power.name, "fixed" if power.fixed else "basic")
 
-    replay = Game(setup, game.seed) if start is None else start.copy()
-    played = len(replay.answers)
-    for event in game.log[len(replay.log):]:
-        if event["event"] == "power":
+    survivors = {card.label: card.survivors or 0 for card in setup.cards}
+    expedition = {key: seat for seat, key in enumerate(tables_of(setup).expedition_keys)}
+    triggered: set[tuple] = set()  # the end-of-round runs (round, power, variant, seat, card) already counted
+    for event in game.log:
+        kind = event["event"]
+        if kind == "power":
             entry(event["power"], event["variant"])["triggers"][event["seat"]] += 1
-
-    apply = functools.partial(Game.apply_effects, replay)
-    survivors = [card.survivors or 0 for card in setup.cards]
-    expedition = {f"expedition:{seat}": seat for seat in range(n)}  # zone -> its seat
-    counted: list = []  # end-of-round frames already counted (kept alive, so ids stay unique)
-    counted_ids: set[int] = set()
-
-    def traced(effects: list[tuple]) -> None:
-        if replay.frames:
-            frame = replay.frames[0]  # the frame the VM is running
-            file, kind, hook = frame.key
-            record = entry(names.get(file, Path(file).stem), kind)
-            score, moved = record["score"], record["moved"]
-            loc = replay.loc
-            where: dict[int, str] = {}  # cards this list has moved already leave from there
-            for effect in effects:
-                if effect[0] == "score":
-                    score[effect[1]] += effect[2]
-                elif effect[0] == "move":
-                    _, cards, zone, owner, _ = effect
-                    dest = zone if owner is None else f"{zone}:{owner}"
-                    for card in cards:
-                        source = expedition.get(where.get(card, loc[card]))
-                        if source is not None:
-                            moved[source] -= survivors[card]
-                        if dest in expedition:
-                            moved[expedition[dest]] += survivors[card]
-                        where[card] = dest
-            if hook == "end" and id(frame) not in counted_ids and any(_effective(e) for e in effects):
-                counted.append(frame)
-                counted_ids.add(id(frame))
-                record["triggers"][frame.me] += 1
-        apply(effects)
-
-    class Traced(Game):  # this replay only; the kernel is untouched
-        __slots__ = ()
-
-        def apply_effects(self, effects: list[tuple]) -> None:
-            traced(effects)
-
-    replay.__class__ = Traced
-    for answer in game.answers[played:]:
-        replay.apply(answer)
-    if len(replay.log) != len(game.log) or replay.population != game.population:
-        raise ValueError("the game does not replay from its seed and answers; power statistics need a game "
-                         "played from the start with Game(setup, seed), or the copy it was played from (start)")
+            continue
+        if kind not in _EFFECTS:
+            continue
+        record = entry(event["power"], event["variant"])
+        if kind == "score":
+            record["score"][event["seat"]] += event["amount"]
+            if event["amount"] == 0:
+                continue  # not an effect: it does not make the run count as triggered
+        elif kind == "move":
+            moved, dest = record["moved"], expedition.get(event["to"])
+            for label, source in zip(event["cards"], event["from"]):
+                if source in expedition:
+                    moved[expedition[source]] -= survivors[label]
+                if dest is not None:
+                    moved[dest] += survivors[label]
+        if event["hook"] == "end":
+            run = (event["round"], event["power"], event["variant"], event["by"], event.get("card"))
+            if run not in triggered:
+                triggered.add(run)
+                record["triggers"][event["by"]] += 1
     return {key: stats[key] for key in sorted(stats)}
 
 

@@ -141,10 +141,9 @@ def test_power_stats_moved_accounts_for_every_expedition_card_the_tricks_did_not
 def test_power_stats_moved_from_a_set_position(variant, side, chosen, winner, receiver, survivors):
     game = make_game([("Hippies", variant), "Soldiers", "Dogs"])
     position(game, hands={0: ["Hippies 9"], 1: ["Hippies 5"], 2: ["Hippies 2"]}, reserve=["Zombies 18"], active=0)
-    start = game.copy()
     answer(game, f"Hippies 9 on {side}@0", "Hippies 5@1", "Hippies 2@2", *chosen)
     assert game.over
-    stats = power_stats(game, start)
+    stats = power_stats(game)
     moved = [0, 0, 0]
     moved[winner], moved[receiver] = -survivors, survivors
     triggers = [0, 0, 0]
@@ -153,8 +152,16 @@ def test_power_stats_moved_from_a_set_position(variant, side, chosen, winner, re
     assert all(not any(r["moved"]) for key, r in stats.items() if not key.startswith("Hippies/"))
     # What the count saw: the winner kept the Encounter card (basic) or nothing (negative).
     assert last_count(game)["deltas"] == ([-9, 0, 3] if variant == "basic" else [-6, 0, 0])
-    with pytest.raises(ValueError, match="does not replay"):
-        power_stats(game)  # not played from its seed
+
+
+def test_every_effect_event_names_its_power_its_community_and_the_zones_a_card_left_and_entered():
+    game = make_game(["Hippies", "Soldiers", "Dogs"])
+    position(game, hands={0: ["Hippies 9"], 1: ["Hippies 5"], 2: ["Hippies 2"]}, reserve=["Zombies 18"], active=0)
+    answer(game, "Hippies 9 on +@0", "Hippies 5@1", "Hippies 2@2", "Community 2@0")
+    [move] = [e for e in game.log if e["event"] == "move"]
+    assert move == {"event": "move", "round": 1, "power": "Hippies", "variant": "basic", "hook": "win", "by": 0,
+                    "cards": ["Hippies 9", "Hippies 5", "Hippies 2"],
+                    "from": ["expedition:0", "expedition:0", "expedition:0"], "to": "expedition:2", "position": "end"}
 
 
 def test_power_stats_lists_powers_in_play_that_never_ran():
