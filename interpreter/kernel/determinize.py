@@ -24,28 +24,18 @@ dropped rather than failing.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Iterable, Mapping
 
-from happydayz.kernel.game import Decision, Game, Trick
+from happydayz.kernel.game import Decision, Game
+from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.setup import GameSetup
-from happydayz.kernel.tables import round_deck
+from happydayz.kernel.tables import round_deck, tables_of
 
 #: Decision kinds at which a determinization can be built from an observation.
 #: A choice inside a power (choose/ask) needs the state of the running power,
 #: which the observation does not show.
 SUPPORTED_KINDS = ("transfer", "lead", "follow")
-
-# Game attributes that sample_state always sets itself (everything else that
-# is mutable is deep-copied from the blank game).
-_OWN_ATTRIBUTES = {
-    "zones", "loc", "population", "factions", "added", "round_no", "round_gain", "active", "designated",
-    "named_lead", "trick", "carried", "transfer_picks", "frames", "decision", "history",
-    "log", "answers", "over", "winners", "last_deltas", "rng", "phase", "after_frames", "seen", "voids",
-    "_in_force",
-}
-
 
 class DeterminizeError(ValueError):
     """The observation cannot be turned into a game state (an unsupported decision, or an inconsistency)."""
@@ -149,17 +139,15 @@ def _fill(places: list[tuple[str, int, frozenset]], pool: list[int], cards) -> d
     return out
 
 
-def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, template_game: Game | None = None,
-                 decision: Decision | None = None, voids: Mapping[int, Iterable[str]] | None = None,
-                 use_voids: bool = True, quiet: bool = False) -> Game:
+def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, decision: Decision | None = None,
+                 voids: Mapping[int, Iterable[str]] | None = None, use_voids: bool = True,
+                 quiet: bool = False) -> Game:
     """A full Game consistent with one Community's observation, at the same decision.
 
     `decision` (the decision the observer is answering) is needed at a Transfer
     pass (to know which card it already picked) and lets the result be checked;
     without it the phase is read from the observation (a trick with no play:
-    a lead; a trick in progress: a follow). `template_game`, a Game of the same
-    setup, is used as a blank to clone instead of dealing a new Game (faster);
-    nothing hidden is read from it. `quiet` turns the new game's event log off
+    a lead; a trick in progress: a follow). `quiet` turns the new game's event log off
     (for fast playouts). Raises DeterminizeError for a decision kind outside
     SUPPORTED_KINDS.
     """
@@ -200,26 +188,8 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     rng.shuffle(pool)
     dealt = _fill(places, pool, cards)
 
-    # --- the blank game
-    if template_game is None:
-        game = Game(setup, rng.getrandbits(32))
-    else:
-        game = Game.__new__(Game)
-        for name in Game.__slots__:
-            value = getattr(template_game, name)
-            if name in _OWN_ATTRIBUTES or name in ("setup", "cards"):
-                setattr(game, name, value)
-            elif isinstance(value, (list, dict, set)):
-                setattr(game, name, copy.deepcopy(value))
-            else:
-                setattr(game, name, value)
-
     # --- zones
-    zones: dict[str, list[int]] = {"out": [], "reserve": [], "discard": [], "table": [], "encounter": []}
-    for seat in range(n):
-        for z in ("hand", "transfer", "expedition"):
-            zones[f"{z}:{seat}"] = []
-    zones[f"hand:{me}"] = [c["id"] for c in observation["hand"]]
+    zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
     for seat in range(n):
         zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
         zones[f"expedition:{seat}"] = expedition_seen(observation, seat)
@@ -229,53 +199,33 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
         zones["table"] = [p["id"] for p in trick_obs["plays"]]
     for name, ids in dealt.items():
         zones[name] = zones.get(name, []) + list(ids)
-    loc = ["out"] * len(cards)
-    for name, ids in zones.items():
-        for c in ids:
-            loc[c] = name
-    zones["out"] = [c for c in range(len(cards)) if loc[c] == "out"]
 
-    game.zones = zones
-    game.loc = loc
-    game.rng = random.Random(rng.getrandbits(64))
-    game.population = list(observation["populations"])
-    game.factions = [[f["faction"], f["variant"]] for f in observation["factions"]]
-    game.forget_rules()
-    game.added = list(observation["added"])
-    game.round_no = observation["round"]
-    game.round_gain = list(observation["round_gains"])
-    game.active = observation["active"]
-    game.designated = None
-    game.named_lead = None
-    game.carried = [[] for _ in range(n)]
-    game.known = [[c["id"] for c in zone] for zone in observation.get("expedition_known", [[]] * n)]
-    game.voids = [set(v) for v in observation.get("voids", [()] * n)]
-    game.frames = []
-    game.after_frames = ""
-    game.decision = None
-    game.history = [{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
-                     "expeditions": [], "factions": []} for h in observation.get("history", [])]
-    game.last_deltas = list(game.history[-1]["deltas"]) if game.history else [0] * n
-    game.log = []
-    game.record = not quiet  # a quiet game keeps no event log
-    game.answers = []
-    game.over = False
-    game.winners = []
-    game.transfer_picks = []
-    game.trick = None
-
-    if kind == "transfer":
-        _transfer_picks(game, setup, observation, decision, rng, me)
-        game.phase = "transfer"
-    else:
+    trick = None
+    if kind != "transfer":
         leader = trick_obs["leader"]
         encounter = observation["encounter"]["id"] if observation.get("encounter") else None
         plays = [(p["seat"], p["id"], bool(p.get("trump", False))) for p in trick_obs["plays"]]
         led = trick_obs["led"]
         named = led is not None and not any(cards[card].faction == led for _, card, _ in plays)
-        game.trick = Trick(leader, encounter, led=led, side=trick_obs["side"], plays=plays, named=named)
-        game.phase = kind
-    game._advance()
+        trick = Trick(leader, encounter, led=led, side=trick_obs["side"], plays=plays, named=named)
+    game_rng = random.Random(rng.getrandbits(64))  # drawn before the Transfer picks: the order of draws is fixed
+    layout = Layout(
+        zones=zones,
+        population=list(observation["populations"]),
+        factions=[(f["faction"], f["variant"]) for f in observation["factions"]],
+        added=list(observation["added"]),
+        round_no=observation["round"],
+        round_gain=list(observation["round_gains"]),
+        active=observation["active"],
+        known=[[c["id"] for c in zone] for zone in observation.get("expedition_known", [[]] * n)],
+        voids=[set(v) for v in observation.get("voids", [()] * n)],
+        history=[{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
+                  "expeditions": [], "factions": []} for h in observation.get("history", [])],
+        trick=trick,
+        transfer_picks=_transfer_picks(setup, zones, observation, decision, rng, me) if kind == "transfer" else [],
+        phase=kind,
+    )
+    game = Game.from_layout(setup, layout, game_rng, record=not quiet)
     if decision is not None:
         got = game.decision
         if got is None or got.actor != decision.actor or got.kind != decision.kind or \
@@ -285,8 +235,8 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, tem
     return game
 
 
-def _transfer_picks(game: Game, setup: GameSetup, observation: Mapping, decision: Decision | None,
-                    rng: random.Random, me: int) -> None:
+def _transfer_picks(setup: GameSetup, zones: dict[str, list[int]], observation: Mapping,
+                    decision: Decision | None, rng: random.Random, me: int) -> list[tuple[int, int, int]]:
     """Picks already made this Transfer: the observer's own (known), the earlier seats' (sampled)."""
     per_seat = setup.transfer_cards
     hand = [c["id"] for c in observation["hand"]]
@@ -295,20 +245,21 @@ def _transfer_picks(game: Game, setup: GameSetup, observation: Mapping, decision
         mine = [c for c in hand if c not in offered]
     else:
         mine = []
+    passes = tables_of(setup).transfers
     picks: list[tuple[int, int, int]] = []
     for seat in range(me):
-        held = list(game.zones[f"hand:{seat}"])
-        targets = game._transfer_targets(seat)
+        held = list(zones.get(f"hand:{seat}", ()))
+        targets = [receiver for receiver, _ in passes[seat]]
         for k in range(per_seat):
             if held:
                 card = held.pop(rng.randrange(len(held)))
                 picks.append((seat, targets[k], card))
             else:
                 picks.append((seat, targets[k], -1))
-    targets = game._transfer_targets(me)
+    targets = [receiver for receiver, _ in passes[me]]
     for k, card in enumerate(mine[:per_seat]):
         picks.append((me, targets[k], card))
-    game.transfer_picks = picks
+    return picks
 
 
 __all__ = ["sample_state", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids",

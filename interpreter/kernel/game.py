@@ -20,13 +20,13 @@ import copy
 import random
 from itertools import compress
 from operator import itemgetter
-from dataclasses import dataclass, field
 from typing import Callable
 
 from happydayz.language import vm
 from happydayz.language.compiler import Blind, VariantProgram
 from happydayz.base.errors import GameRuleError
 from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
 
 LEAD_PROMPT = "Lead a card: choose it and the side of the board"
@@ -93,17 +93,6 @@ class Decision:
 # A play is a plain tuple (seat, card, trump): four are made in every trick, and a
 # tuple subclass costs several times as much to make, read and free.
 Play = tuple[int, int, bool]
-
-
-@dataclass(slots=True)
-class Trick:
-    leader: int
-    encounter: int | None
-    led: str | None = None
-    side: str | None = None
-    plays: list[Play] = field(default_factory=list)
-    named: bool = False  # the Faction led was named before the lead
-    prompt: str | None = None  # a follow's prompt, once worked out for this Faction led and side
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
@@ -314,6 +303,119 @@ class Game:
             key = power.hook_key(self.variant_of(faction), "win") if power is not None else None
             hooks[faction] = None if key is None else (key, power.name, key[1])
         return hooks[faction]
+
+    # ------------------------------------------------ states set by hand
+    # The three ways to put a game in a state it did not reach by play: a position
+    # laid out by hand (tests, scripted games), a deal fixed by hand, and a
+    # state sampled from what one Community saw (determinize.py). Only these
+    # write the game's fields from outside the rules.
+
+    @classmethod
+    def from_layout(cls, setup: GameSetup, layout: Layout, rng: random.Random, record: bool = True) -> "Game":
+        """A game in the state `layout` describes, at the decision it says; see Layout."""
+        game = cls.__new__(cls)
+        game.setup, game.seed, game.rng, game.record = setup, 0, rng, record
+        game.n = setup.n
+        game.cards = setup.cards
+        game.tables = tables = tables_of(setup)
+        game.hand_keys, game.transfer_keys, game.expedition_keys = (tables.hand_keys, tables.transfer_keys,
+                                                                    tables.expedition_keys)
+        zones = {key: [] for key in tables.zone_names}
+        for key, cards in layout.zones.items():
+            zones[key] = list(cards)
+        game.zones = zones
+        game.loc = ["out"] * len(setup.cards)
+        for key, cards in zones.items():
+            for card in cards:
+                game.loc[card] = key
+        zones["out"] = [c for c, where in enumerate(game.loc) if where == "out"]
+        game.population = list(layout.population)
+        game.factions = [list(pair) for pair in layout.factions]
+        game.added = list(layout.added)
+        game.round_no = layout.round_no
+        game.round_gain = list(layout.round_gain)
+        game.tricks_played = 0
+        game.active = layout.active
+        game.designated = game.named_lead = None
+        game.trick = layout.trick
+        game.carried = [[] for _ in range(game.n)]
+        game.transfer_picks = list(layout.transfer_picks)
+        game.frames, game.after_frames = [], ""
+        game.decision = None
+        game.history = [dict(h) for h in layout.history]
+        game.last_deltas = list(game.history[-1]["deltas"]) if game.history else [0] * game.n
+        game.log, game.answers = [], []
+        game.over, game.winners = False, []
+        game.known = layout.known
+        game.voids = [set(v) for v in layout.voids]
+        game.forget_rules()
+        game.phase = layout.phase
+        game._advance()
+        return game
+
+    def set_position(self, *, hands: dict[int, list[int]] | None = None,
+                     transfers: dict[int, list[int]] | None = None,
+                     expeditions: dict[int, list[int]] | None = None, reserve: list[int] = (),
+                     populations: list[int] | None = None, active: int = 0, round_no: int = 1,
+                     carried: dict[int, list[int]] | None = None) -> "Game":
+        """Put every named card in its zone (the others out of the round) and play on from a new trick.
+
+        Like a chess FEN: a position given by hand. Nobody is taken to have seen
+        the cards arrive, and the game keeps its random source.
+        """
+        for card in range(len(self.cards)):
+            if self.loc[card] != "out":
+                self._move(card, "out")
+        for kind, table in (("hand", hands), ("transfer", transfers), ("expedition", expeditions)):
+            for seat, cards in (table or {}).items():
+                if not 0 <= seat < self.n:
+                    raise GameRuleError(f"there is no seat {seat} in a {self.n}-player game")
+                for card in cards:
+                    self._move(card, self.tables.zone_keys[kind][seat])
+        for card in reserve:
+            self._move(card, "reserve")
+        if populations is not None:
+            if len(populations) != self.n:
+                raise GameRuleError(f"{len(populations)} populations given for {self.n} Communities")
+            self.population = [int(p) for p in populations]
+        if not 0 <= active < self.n:
+            raise GameRuleError(f"the active Community must be a seat from 0 to {self.n - 1}, not {active}")
+        self.carried = [list((carried or {}).get(s, [])) for s in range(self.n)]
+        self.round_no = round_no
+        self.round_gain = [0] * self.n
+        self.known = [[] for _ in range(self.n)]
+        self.voids = [set() for _ in range(self.n)]
+        self.tricks_played = 0
+        self.active = active
+        self.designated = self.named_lead = None
+        self.trick = None
+        self.frames = []
+        self.decision = None
+        self.over = False
+        self.phase = "start_trick"
+        self._event("position", hands={s: [self.label(c) for c in self.zone("hand", s)] for s in range(self.n)})
+        self._advance()
+        return self
+
+    def rig_deal(self, hands: dict[int, list[int]], reserve: list[int]) -> None:
+        """Replace the deal of the round just dealt by one given by hand (cards not given stay out).
+
+        Only before the round's first Transfer pass: the Transfer is then asked again.
+        """
+        if self.phase != "transfer" or self.transfer_picks:
+            raise GameRuleError("a deal can be fixed only before the round's first Transfer pass")
+        for card in range(len(self.cards)):
+            if self.loc[card] == "reserve" or self.loc[card] in self.hand_keys:
+                self._move(card, "out")
+        for seat, cards in hands.items():
+            for card in cards:
+                self._move(card, self.hand_keys[seat])
+        for card in reserve:
+            self._move(card, "reserve")
+        self._event("scripted_deal", hands={s: [self.label(c) for c in self.zone("hand", s)] for s in range(self.n)},
+                    reserve=[self.label(c) for c in self.reserve])
+        self.decision = None  # the Transfer question was about the shuffled hand: ask it again
+        self._advance()
 
     # ------------------------------------------------------------- the loop
     def _advance(self) -> None:

@@ -54,40 +54,14 @@ def in_play_cards(game: Game) -> set[int]:
 
 def set_position(game: Game, *, hands=None, transfers=None, expeditions=None, reserve=(), populations=None,
                  active: int = 0, round_no: int = 1, carried=None) -> Game:
-    """Put every named card in its zone and let the game play on from a new trick."""
+    """Game.set_position with the cards named by their labels: {seat: [labels]}, the Reserve top first."""
     names = CardNames(game)
     allowed = in_play_cards(game)
-    for card in range(len(game.cards)):
-        if game.loc[card] != "out":
-            game._move(card, "out")
-    for kind, table in (("hand", hands), ("transfer", transfers), ("expedition", expeditions)):
-        for seat, labels in (table or {}).items():
-            seat = int(seat)
-            if not 0 <= seat < game.n:
-                raise GameRuleError(f"there is no seat {seat} in a {game.n}-player game")
-            for label in labels:
-                game._move(names.card(label, allowed), f"{kind}:{seat}")
-    for label in reserve:
-        game._move(names.card(label, allowed), "reserve")
-    if populations is not None:
-        if len(populations) != game.n:
-            raise GameRuleError(f"{len(populations)} populations given for {game.n} Communities")
-        game.population = [int(p) for p in populations]
-    game.carried = [[names.card(l, allowed) for l in (carried or {}).get(s, [])] for s in range(game.n)]
-    if not 0 <= active < game.n:
-        raise GameRuleError(f"the active Community must be a seat from 0 to {game.n - 1}, not {active}")
-    game.round_no = round_no
-    game.round_gain = [0] * game.n
-    game.known = [[] for _ in range(game.n)]  # a position set by hand: nobody saw these cards arrive
-    game.voids = [set() for _ in range(game.n)]
-    game.tricks_played = 0
-    game.active = active
-    game.designated = game.named_lead = None
-    game.trick = None
-    game.frames = []
-    game.decision = None
-    game.over = False
-    game.phase = "start_trick"
-    game._event("position", hands={s: [game.label(c) for c in game.zone("hand", s)] for s in range(game.n)})
-    game._advance()
-    return game
+
+    def ids(table) -> dict[int, list[int]]:
+        return {int(seat): [names.card(label, allowed) for label in labels] for seat, labels in (table or {}).items()}
+
+    placed = {kind: ids(table) for kind, table in (("hands", hands), ("transfers", transfers),
+                                                   ("expeditions", expeditions))}
+    return game.set_position(**placed, reserve=[names.card(label, allowed) for label in reserve],
+                             populations=populations, active=active, round_no=round_no, carried=ids(carried))

@@ -108,23 +108,11 @@ def _by_seat(table: dict | None) -> dict[int, list[str]]:
 
 
 def set_deal(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> None:
-    """Replace the shuffled deal of the round just dealt by one given by hand."""
+    """Replace the shuffled deal of the round just dealt by one given by hand (cards named by their labels)."""
     names = CardNames(game)
     allowed = in_play_cards(game)
-    for card in range(len(game.cards)):
-        if game.loc[card] in ("reserve",) or game.loc[card].startswith("hand:"):
-            game._move(card, "out")
-    for seat, labels in hands.items():
-        for label in labels:
-            game._move(names.card(label, allowed), f"hand:{seat}")
-    for label in reserve:
-        game._move(names.card(label, allowed), "reserve")
-    # Cards the script does not name stay out of the round, so a short hand-made deal is enough.
-    game._event("scripted_deal", hands={s: [game.label(c) for c in game.zone("hand", s)] for s in range(game.n)},
-                reserve=[game.label(c) for c in game.reserve])
-    game.transfer_picks = []
-    game.decision = None  # the transfer question was about the shuffled hand: ask it again
-    game._advance()
+    game.rig_deal({seat: [names.card(label, allowed) for label in labels] for seat, labels in hands.items()},
+                  [names.card(label, allowed) for label in reserve])
 
 
 def _normalise(label: Any) -> str:

@@ -15,7 +15,7 @@ factory taking a seed), so a new bot is one entry there.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from happydayz.base.errors import GameRuleError
 from happydayz.kernel.game import Decision, Game
@@ -23,7 +23,7 @@ from happydayz.kernel.game import Decision, Game
 
 @runtime_checkable
 class Agent(Protocol):
-    def decide(self, observation: dict, decision: Decision) -> int:
+    def decide(self, observation: Mapping, decision: Decision) -> int:
         """The index, in decision.options, of the option chosen."""
         ...
 
@@ -78,6 +78,33 @@ class ScriptedAgent:
         return index
 
 
+class Observation(Mapping):
+    """What `Game.observe(seat)` returns, made on first use: an agent that never looks costs nothing.
+
+    It holds a way to make the view, not the game. It is the table as it is while
+    the agent decides: read it then, not later.
+    """
+
+    __slots__ = ("_make", "_data")
+
+    def __init__(self, make: Callable[[], dict]):
+        self._make, self._data = make, None
+
+    def _made(self) -> dict:
+        if self._data is None:
+            self._data = self._make()
+        return self._data
+
+    def __getitem__(self, key: str):
+        return self._made()[key]
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+
 def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict:
     """Ask the agent of each decision's actor until the game is over; the game's result."""
     seats = agents.items() if isinstance(agents, Mapping) else enumerate(agents)
@@ -85,8 +112,9 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
         bind = getattr(agent, "bind", None)
         if bind is not None:  # bots that read the public facts of the game (card specs, compiled powers)
             bind(game.setup, seat)
-    game.play(lambda decision: agents[decision.actor].decide(game.observe(decision.actor), decision))
+    observe = game.observe
+    game.play(lambda d: agents[d.actor].decide(Observation(lambda: observe(d.actor)), d))
     return game.result()
 
 
-__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "play_game"]
+__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "Observation", "play_game"]

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from happydayz.language import vm
+from happydayz.language.host import PowerHost
 from happydayz.kernel.determinize import expedition_seen, hidden_cards, in_play_cards, trick_voids
 from happydayz.kernel.game import Decision
 from happydayz.language.ir import power_ir
@@ -375,8 +376,12 @@ class _Zones(dict):
         return []
 
 
-class _Probe:
-    """A stand-in for the Game that compiled end-of-round hooks can read."""
+class _Probe(PowerHost):
+    """The table the agent imagines, as a PowerHost: compiled end-of-round hooks run on it.
+
+    It holds the zones the agent estimates (its own and the others' Expedition
+    zones) and keeps the hooks' gain/lose scores; moves are ignored.
+    """
 
     def __init__(self, setup: GameSetup, obs: Mapping, factions: tuple, zones: dict):
         self.setup = setup
@@ -400,7 +405,7 @@ class _Probe:
     def factions_in_play(self):
         return self._factions
 
-    def apply_effects(self, effects, source=None):
+    def apply_effects(self, effects, source=None) -> None:
         for e in effects:
             if e[0] == "score":
                 self.scores[e[1]] += e[2]

@@ -118,7 +118,6 @@ class ISMCTSAgent:
         self._policy_bots: dict[int, GreedyAgent] = {}
         self.setup: GameSetup | None = None
         self.seat: int | None = None
-        self._template: Game | None = None
         self._root_allowed: set[int] = set()
         self._playout: PlayoutPolicy | None = None
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
@@ -129,7 +128,6 @@ class ISMCTSAgent:
         self.setup = setup
         self.seat = seat
         self.fallback.bind(setup, seat)
-        self._template = None
         self._policy_bots = {}
         self._playout = None
         return self
@@ -223,10 +221,7 @@ class ISMCTSAgent:
         return self._anchor
 
     def _sample(self, observation: Mapping, decision: Decision) -> Game:
-        if self._template is None:  # a blank game to clone (never played): cheaper than dealing one
-            self._template = Game(self.setup, 0)
-        return sample_state(self.setup, observation, self.rng, template_game=self._template, decision=decision,
-                            quiet=True)
+        return sample_state(self.setup, observation, self.rng, decision=decision, quiet=True)
 
     def _iterate(self, root: Node, observation: Mapping, decision: Decision) -> None:
         game = self._sample(observation, decision)

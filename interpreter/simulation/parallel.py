@@ -129,13 +129,22 @@ class Worker:
             self.setups[key] = setup
         return setup
 
+    def play(self, job: GameJob, seed: int) -> Game:
+        """A game of a job, played to its end by the job's bots."""
+        game = Game(self.setup_for(job), seed)
+        play_game(game, make_bots(list(job.bots), seed))
+        return game
+
+    @staticmethod
+    def record(game: Game, index: int) -> dict:
+        """What a simulation keeps of game `index`: its result, who led first and what each power did."""
+        return {"game": index, **game.result(), **game_extras(game)}
+
     def play_one(self, job: GameJob, index: int, seed: int) -> tuple[dict, str | None]:
         """Play game `index` of a job with its seed: its record and, if asked, its event log."""
-        game = Game(self.setup_for(job), seed)
-        result = play_game(game, make_bots(list(job.bots), seed))
+        game = self.play(job, seed)
         log = "".join(line + "\n" for line in log_lines(game, game_index=index)) if job.log else None
-        # what the balance report reads beyond the result: who led first, what each power did
-        return {"game": index, **result, **game_extras(game)}, log
+        return self.record(game, index), log
 
     def run_batch(self, batch: Batch) -> list[Outcome]:
         """Play the games of a batch; in a worker process it stops early once the driver asks it to."""

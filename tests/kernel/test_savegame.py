@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 import random
 
 import pytest
@@ -227,7 +228,7 @@ def test_agents_see_the_observation_of_their_seat_never_the_game():
             self.seat = seat
 
         def decide(self, observation, decision):
-            assert isinstance(observation, dict) and not isinstance(observation, Game)
+            assert isinstance(observation, Mapping) and not isinstance(observation, Game)
             assert observation["seat"] == decision.actor == self.seat
             seen.append(decision.kind)
             return 0

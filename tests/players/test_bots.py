@@ -248,11 +248,8 @@ def test_determinize_keeps_what_the_observer_sees(scenario, players):
     for game, d in _positions(setup, range(2), 0.12, rng):
         seat = d.actor
         obs = game.observe(seat)
-        template = None
         for k in range(2):
-            sampled = sample_state(setup, plain(obs), random.Random(checked * 7 + k), decision=d,
-                                   template_game=template)
-            template = sampled
+            sampled = sample_state(setup, plain(obs), random.Random(checked * 7 + k), decision=d)
             # the observer sees exactly the same: hand, Transfer zones, table, Encounter,
             # face-up cards, every zone size, populations, round, history
             assert sampled.observe(seat) == obs

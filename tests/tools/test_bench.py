@@ -16,7 +16,7 @@ BENCH = ROOT / "bench" / "bench.py"
 
 KEYS = {
     "machine", "budget", "playout_us_per_trick", "playout_us_per_trick_by_scenario", "tricks_per_round",
-    "agent_playout_us_per_trick", "floor_us_per_trick", "playout_floor_ratio", "agent_playout_floor_ratio",
+    "simulate_us_per_trick", "floor_us_per_trick", "playout_floor_ratio", "simulate_kernel_ratio",
     "logged_playout_us_per_trick", "logged_playout_floor_ratio",
     "playout_floor_ratio_range", "load_powers", "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us",
     "targets", "meets",
@@ -31,7 +31,8 @@ def test_quick_json_run_has_every_key():
     assert KEYS <= set(result)
     assert result["budget"]["quick"] is True
     assert set(result["playout_us_per_trick_by_scenario"]) == {"woodstock-fever/1", "american-dream/1"}
-    for key in ("playout_us_per_trick", "logged_playout_us_per_trick", "agent_playout_us_per_trick", "floor_us_per_trick", "playout_floor_ratio",
+    for key in ("playout_us_per_trick", "logged_playout_us_per_trick", "simulate_us_per_trick", "floor_us_per_trick", "playout_floor_ratio",
+                "simulate_kernel_ratio",
                 "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us"):
         assert isinstance(result[key], (int, float)) and result[key] > 0, key
     # the headline ratio is the first key naming a ratio (what a script searching the JSON finds first)
