@@ -12,6 +12,7 @@ and serialise as JSON records for tools.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import re
@@ -93,6 +94,7 @@ def _read(path: str) -> str | None:
 @functools.lru_cache(maxsize=16)
 def _read_version(path: str, mtime_ns: int, size: int) -> str | None:
     """A file's text, read once per version: rendering many diagnostics of one file stays cheap."""
+    del mtime_ns, size  # only the cache's key: a file changed since is read again
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -161,8 +163,6 @@ class DiagnosticSink:
 
 def suggest(name: str, candidates) -> str | None:
     """The nearest candidate to a misspelt name, for a did-you-mean hint."""
-    import difflib
-
     pool = list(candidates)
     folded = {c.lower(): c for c in pool}
     if name.lower() in folded:

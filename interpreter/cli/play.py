@@ -100,7 +100,6 @@ class Session:
     env: Environment = field(default_factory=Environment)
     seen: int = 0  # log events already reported
     side: str | None = None
-    tricks: int = 0
 
     def __post_init__(self) -> None:
         self.seen = len(self.game.log)
@@ -192,7 +191,6 @@ class Session:
             if kind == "play":
                 self.side = event.get("side")
             elif kind == "win":
-                self.tricks += 1
                 led = f"{event['led']} led" if event.get("led") else "no Faction led"
                 side = f" on the {self.side} side" if self.side else ""
                 blocked = " (power blocked)" if event.get("blocked") else ""

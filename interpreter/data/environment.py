@@ -66,10 +66,5 @@ class Environment:
             power = self._powers[key] = load_power(path, known)
         return power
 
-    def forget(self) -> None:
-        """Empty the caches (the files on disk changed in a way the modification times do not show)."""
-        self._library = None
-        self._powers.clear()
-
 
 __all__ = ["Environment"]

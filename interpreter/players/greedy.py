@@ -321,9 +321,6 @@ class PowerModel:
         key = power.hook_key("basic", "end") if power is not None else None
         return None if key is None else (key, self.setup.program(key))
 
-    def trumping_factions(self, obs: Mapping) -> set[str]:
-        return {f for f in self.factions_in_play(obs) if self.rules_of_faction(obs, f).trumps is not None}
-
     def choice_sites(self, obs: Mapping, decision: Decision) -> list[ChoiceSite]:
         """The choose/ask instructions whose prompt is the decision's, the led Faction's hook first."""
         prompt = decision.prompt.split(" — ")[0]

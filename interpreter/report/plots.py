@@ -16,8 +16,9 @@ PLOT_DPI = 100
 
 
 def _figure(width: float = 7.0, height: float = 4.0):
-    try:  # a bare Figure, not pyplot: no GUI, no global state; PNGs are drawn by Agg
-        from matplotlib.figure import Figure
+    # A bare Figure, not pyplot: no GUI, no global state; PNGs are drawn by Agg.
+    try:
+        from matplotlib.figure import Figure  # here, not at the top: a third of a second, and only reports draw
     except ImportError:
         raise ResultsProblem(Diagnostic(Span("<report>", 1, 1), "the report needs matplotlib to draw its plots",
                                         A_WRITE, hint="pip install matplotlib")) from None

@@ -26,6 +26,7 @@ finished is handed to the caller, and then KeyboardInterrupt is raised again.
 from __future__ import annotations
 
 import importlib
+import logging
 import math
 import multiprocessing
 import os
@@ -317,8 +318,6 @@ def _run_ray(batches: list[Batch], on_outcome, jobs: int, address: str | None) -
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
-        import logging
-
         options: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
         if address is not None:
             ray.init(address=address, **options)
