@@ -11,7 +11,7 @@ games between random bots and writes one line per game:
     {"cell": {...}, "game", "seed", "rounds", "final_populations", "winners",
      "factions": [[Faction, variant], ...], "bots": [...], "first_leader": seat, "powers": {...}}
 
-"first_leader" and "powers" come from happydayz.report.game_extras(game), so
+"first_leader" and "powers" come from happydayz.simulation.records.game_extras(game), so
 `happydayz report OUT.jsonl` can draw every plot. Game i of a cell is seeded
 game_seed(seed, i) as in `happydayz simulate`, so the cell of the unchanged
 scenario plays the very games `simulate --seed S` plays. The same arguments
@@ -25,18 +25,20 @@ import json
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
-from happydayz.agents import make_bots, play_game
-from happydayz.boxes import load_library
-from happydayz.game import Game
-from happydayz.model import VARIANTS, FactionChoice
-from happydayz.report import game_extras
-from happydayz.setup import build_setup
-from happydayz.simulate import game_seed, prepare
+from happydayz.data.environment import Environment
+from happydayz.data.model import FactionChoice
+from happydayz.kernel.game import Game
+from happydayz.kernel.setup import build_setup, prepare
+from happydayz.language.ast import VARIANTS
+from happydayz.players.agents import play_game
+from happydayz.players.registry import make_bots
+from happydayz.simulation.records import game_extras
+from happydayz.simulation.simulate import game_seed
 
 
 def cells(scenario_id: str) -> list[dict[str, str]]:
     """{} (the scenario as published), then one {Faction: variant} change at a time."""
-    _, scenario = prepare(scenario_id)
+    _, scenario = prepare(Environment(), scenario_id)
     out: list[dict[str, str]] = [{}]
     for choice in scenario.factions:
         for variant in VARIANTS:
@@ -47,11 +49,12 @@ def cells(scenario_id: str) -> list[dict[str, str]]:
 
 def play_cell(args: tuple) -> list[str]:
     scenario_id, players, games, seed, change, express, faction_change = args
-    base, scenario = prepare(scenario_id, players=players, express=express, faction_change=faction_change)
+    env = Environment()
+    base, scenario = prepare(env, scenario_id, players=players, express=express, faction_change=faction_change)
     if change:
         scenario = replace(scenario, factions=tuple(FactionChoice(c.faction, change.get(c.faction, c.variant))
                                                     for c in scenario.factions))
-    setup = build_setup(scenario, load_library(), base.options)
+    setup = build_setup(scenario, env.library, base.options, env)
     factions = [[c.faction, c.variant] for c in scenario.factions]
     lines = []
     for index in range(games):
