@@ -484,6 +484,21 @@ class Game:
     def seat_label(self, seat: int) -> str:
         return self.tables.seat[seat].label
 
+    def asking_power(self) -> tuple[str, str, str | None] | None:
+        """(power name, variant kind, variant title) of the power whose choice is pending, else None.
+
+        The variant kind is basic, positive, negative or fixed; the title is the
+        printed name of an advanced power ("ALL EQUAL"), if it has one.
+        """
+        if self.decision is None or self.decision.kind not in ("choose", "ask") or not self.frames:
+            return None
+        program = self.setup.programs[self.frames[0].key]
+        file = self.frames[0].key[0]
+        power = next((p for p in (*self.setup.faction_power.values(), *self.setup.added_power.values(),
+                                  *self.setup.card_power.values()) if str(p.file) == file), None)
+        title = power.variants[program.variant].title if power is not None else None
+        return program.power, program.variant, title
+
     # ---------------------------------------------------------- round setup
     def _phase_setup_round(self) -> None:
         self.round_no += 1

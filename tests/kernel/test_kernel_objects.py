@@ -53,3 +53,18 @@ def test_a_hook_frame_is_the_frame_the_class_makes():
     assert vm.frame(key, 2) == vm.Frame(key, 2)
     assert vm.frame(key, 1, 7, (3, 4), (5,), "Dogs", 0) == vm.Frame(key, 1, 7, (3, 4), (5,), "Dogs", 0)
     assert _fields(vm.frame(key, 0))["env"] == {}
+
+
+def test_a_pending_power_choice_names_its_power_and_variant():
+    setup = prepare("woodstock-fever/2", players=4, express=True)[0]
+    game = Game(setup, 3, record=False)
+    rng = random.Random(1)
+    asked = set()
+    while game.decision is not None:
+        power = game.asking_power()
+        if game.decision.kind in ("choose", "ask"):
+            asked.add(power)
+        else:
+            assert power is None
+        game.apply(rng.randrange(len(game.decision.options)))
+    assert asked == {("Soldiers", "positive", "REINFORCEMENTS"), ("Dogs", "positive", "TRAINING")}
