@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 from happydayz.authoring.checking import check_paths, expand
 from happydayz.authoring.powerfiles import checked_power, find_power
 from happydayz.authoring.scaffold import new_faction, new_scenario
+from happydayz.authoring.testing import find_scripts, junit_xml, run_scripts
 from happydayz.base.errors import CheckProblem, UsageError
+from happydayz.base.files import open_text_output
 from happydayz.cli.common import plural
 from happydayz.kernel.replaylog import verify
 from happydayz.kernel.scripted import replay
@@ -43,6 +46,53 @@ def _run_check(args) -> int:
             print(diagnostic.render())
         print(f"{plural(errors, 'error')}, {plural(warnings, 'warning')} in {plural(len(files), 'file')}")
     return 1 if errors else 0
+
+
+# ---------------------------------------------------------------------- test
+
+def add_test(sub) -> None:
+    p = sub.add_parser("test", help="run scripted games like unit tests",
+                       description="Play every scripted game (docs/scripted-games.md) in the files or folders "
+                                   "named (default: this folder) in one process, print one line per game and a "
+                                   "summary, and show what differs for each game that fails. Exit 1 if any fails.")
+    p.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="scripted games, or folders of them")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE ('-': standard output)")
+    p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML to FILE, for a CI service")
+    p.add_argument("--quiet", action="store_true", help="print only the failures and the summary")
+    p.set_defaults(run=run_test)
+
+
+def run_test(args) -> int:
+    start = time.perf_counter()
+    files, missing = find_scripts(args.paths)
+    for problem in missing:
+        print(problem.render(), file=sys.stderr)
+    results = run_scripts(files, args.env)
+    seconds = time.perf_counter() - start
+    to_stdout = args.json == "-"
+    show = (lambda *a, **k: None) if to_stdout else print
+    for result in results:
+        if result.passed:
+            if not args.quiet:
+                show(f"PASS  {result.path}")
+            continue
+        show(f"FAIL  {result.path}")
+        for line in ([result.error.render()] if result.error else result.problems):
+            show("\n".join("      " + part for part in line.splitlines()))
+    failed = sum(1 for r in results if not r.passed)
+    show(f"{plural(len(results), 'scripted game')}: {len(results) - failed} passed, {failed} failed "
+         f"in {seconds:.2f} s")
+    if args.json is not None:
+        text = json.dumps({"games": [r.record() for r in results], "passed": len(results) - failed,
+                           "failed": failed, "seconds": round(seconds, 3)}, indent=2) + "\n"
+        with open_text_output(args.json) as handle:
+            handle.write(text)
+    if args.junit is not None:
+        with open_text_output(args.junit) as handle:
+            handle.write(junit_xml(results, seconds))
+    if not results and not missing:
+        print(f"happydayz: no scripted game found under {', '.join(args.paths)}", file=sys.stderr)
+    return 1 if failed or missing or not results else 0
 
 
 # -------------------------------------------------------------------- replay
@@ -225,4 +275,4 @@ def run_new(args) -> int:
     return 0
 
 
-COMMANDS = [_add_check, add_replay, add_replay_log, add_explain, add_fmt, add_compile, add_new]
+COMMANDS = [_add_check, add_test, add_replay, add_replay_log, add_explain, add_fmt, add_compile, add_new]

@@ -808,7 +808,9 @@ class Game:
                              "blocked": blocked, "cards": [label[card] for _, card, _ in trick.plays]})
         self.active = winner
         hook = None
-        if trick.led is not None and not blocked:
+        # A trick in which no card of the Faction led was played (only always-playable cards, or a
+        # Faction named before the lead that nobody played) goes to its leader and triggers nothing.
+        if play is not None and trick.led is not None and not blocked:
             hooks = self._in_force.win_hooks
             hook = hooks[trick.led] if trick.led in hooks else self._win_hook(trick.led)
         if hook is not None:

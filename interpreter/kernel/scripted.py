@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 
 from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
 from happydayz.base.resources import data_dir
-from happydayz.base.safeyaml import load_yaml
+from happydayz.base.safeyaml import format_path, load_yaml
 from happydayz.data.boxes import _schema_problems, switches
 from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario
@@ -140,31 +140,95 @@ def answer_index(game: Game, given: Any, where: str) -> int:
                         f"Legal options: {legal}")
 
 
-def play_script(doc, env: Environment) -> Game:
+def _option_labels(game: Game) -> list[str]:
+    return [option.label for option in game.decision.options] if game.decision is not None else []
+
+
+def _check_step(game: Game, check: dict, where: str) -> list[str]:
+    """The differences between a `check:` step and the pending decision (none when it holds)."""
+    d = game.decision
+    if d is None:
+        return [f"{where}: a decision was expected, but the game is over"]
+    problems = []
+    offered = {_normalise(label): label for label in _option_labels(game)}
+    if "decider" in check and check["decider"] != d.actor:
+        problems.append(f"{where}: Community {check['decider']} should decide, but Community {d.actor} does "
+                        f"('{d.prompt}')")
+    if "kind" in check and check["kind"] != d.kind:
+        problems.append(f"{where}: a '{check['kind']}' decision was expected, but the game asks a '{d.kind}' "
+                        f"one: '{d.prompt}'")
+    if "prompt" in check and _normalise(check["prompt"]) not in _normalise(d.prompt):
+        problems.append(f"{where}: the prompt should contain '{check['prompt']}', but it is '{d.prompt}'")
+    if "options" in check and sorted(map(_normalise, check["options"])) != sorted(offered):
+        problems.append(f"{where}: the options should be {sorted(check['options'])}, but they are "
+                        f"{sorted(offered.values())}")
+    missing = [label for label in check.get("includes", ()) if _normalise(label) not in offered]
+    if missing:
+        problems.append(f"{where}: {missing} should be offered; the options are {sorted(offered.values())}")
+    present = [label for label in check.get("excludes", ()) if _normalise(label) in offered]
+    if present:
+        problems.append(f"{where}: {present} should not be offered, but they are")
+    return problems
+
+
+def _deal_size_problem(game: Game, hands: dict[int, list[str]], round_no: int) -> str | None:
+    """Why a deal given by hand is not the size the rules deal, or None."""
+    per_seat = game.setup.deal[game.n]
+    for seat in range(game.n):
+        carried = len(game.carried[seat])
+        wanted = per_seat - carried
+        given = len(hands.get(seat, ()))
+        if given != wanted:
+            fewer = f", one fewer per carried Mini-van ({carried})" if carried else ""
+            return (f"round {round_no}'s deal gives Community {seat} {given} card{'' if given == 1 else 's'}, but "
+                    f"{game.n} Communities are "
+                    f"dealt {per_seat} each{fewer}: deal {wanted}, or add 'short: true' to the round if a short "
+                    "hand-made deal is meant")
+    return None
+
+
+@dataclass
+class Played:
+    """A scripted game played through: the game, and what its steps found."""
+
+    game: Game
+    problems: list[str] = field(default_factory=list)
+
+
+def play_script(doc, env: Environment) -> Played:
+    """Play a scripted game's deals and steps; an illegal deal or answer raises DataProblem at its place."""
     data = doc.data
     game = build_game(doc, env)
+    played = Played(game)
     rounds = data.get("rounds", [])
-    answers = list(data.get("answers", []))
-    dealt_round = 0
-    step = 0
+    # With a position, the deals given are those of the rounds after it.
+    first_dealt = (data["position"].get("round", 1) + 1) if "position" in data else 1
+    dealt_round = game.round_no if "position" in data else 0
 
     def apply_round_setup():
         nonlocal dealt_round
-        if "position" in data or game.over:
+        if game.over or game.round_no == dealt_round or game.phase != "transfer":
             return
-        if game.round_no != dealt_round and game.phase == "transfer":
-            dealt_round = game.round_no
-            if dealt_round - 1 < len(rounds):
-                spec = rounds[dealt_round - 1]
-                try:
-                    set_deal(game, _by_seat(spec["hands"]), spec.get("reserve", []))
-                except HappyError as exc:
-                    raise _problem(doc, ("rounds", dealt_round - 1), exc.diagnostics[0].message, "D041") from None
-                for seat in range(game.n):
-                    for card in spec.get("transfers", {}).get(seat, spec.get("transfers", {}).get(str(seat), [])):
-                        _answer(card, ("rounds", dealt_round - 1, "transfers", seat))
+        dealt_round = game.round_no
+        index = dealt_round - first_dealt
+        if not 0 <= index < len(rounds):
+            return
+        spec = rounds[index]
+        hands = _by_seat(spec["hands"])
+        here = ("rounds", index)
+        if not spec.get("short", False):
+            problem = _deal_size_problem(game, hands, dealt_round)
+            if problem:
+                raise _problem(doc, here, problem, "D045")
+        try:
+            set_deal(game, hands, spec.get("reserve", []))
+        except HappyError as exc:
+            raise _problem(doc, here, exc.diagnostics[0].message, "D041") from None
+        for seat in range(game.n):
+            for card in spec.get("transfers", {}).get(seat, spec.get("transfers", {}).get(str(seat), [])):
+                answer(card, here + ("transfers", seat))
 
-    def _answer(given, path):
+    def answer(given, path):
         if game.decision is None:
             raise _problem(doc, path, f"the answer '{given}' is one too many: the game is over", "D042")
         try:
@@ -173,12 +237,46 @@ def play_script(doc, env: Environment) -> Game:
             raise _problem(doc, path, exc.diagnostics[0].message, "D043") from None
         apply_round_setup()
 
+    def refused(step: dict, path) -> list[str]:
+        given, message = step["answer"], step.get("message")
+        where = format_path(path)
+        if game.decision is None:
+            return [f"{where}: the answer '{given}' should be refused, but the game is over"]
+        try:
+            index = answer_index(game, given, "")
+        except GameRuleError as exc:
+            text = exc.diagnostics[0].message
+            if message is not None and _normalise(message) not in _normalise(text):
+                return [f"{where}: '{given}' is refused, but with '{text}', not '{message}'"]
+            return []
+        return [f"{where}: the answer '{given}' should be refused, but it is option {index + 1} of "
+                f"'{game.decision.prompt}'"]
+
     apply_round_setup()
-    for i, given in enumerate(answers):
-        step = i
-        _answer(given, ("answers", i))
-    del step
-    return game
+    for i, step in enumerate(data.get("answers", [])):
+        path = ("answers", i)
+        if isinstance(step, dict) and "check" in step:
+            played.problems += _check_step(game, step["check"], format_path(path))
+        elif isinstance(step, dict) and "refused" in step:
+            played.problems += refused(step["refused"], path)  # never applied: the game stays where it is
+        else:
+            answer(step, path)
+    played.problems += _end_problems(game, data.get("end", "over"))
+    return played
+
+
+def _end_problems(game: Game, end) -> list[str]:
+    """The differences between the script's `end:` and how the game stands after the last step."""
+    if end == "over":
+        if game.decision is None:
+            return []
+        d = game.decision
+        return [f"end: the answers ran out but the game is not over: Community {d.actor} still has to decide "
+                f"'{d.prompt}' (options: {'; '.join(_option_labels(game))}); add the answers, or 'end: waiting' "
+                "if the script means to stop here"]
+    if game.decision is None:
+        return ["end: the script says the game is still waiting for a decision, but it is over"]
+    return _check_step(game, end.get("waiting", {}), "end.waiting") if isinstance(end, dict) else []
 
 
 def output(game: Game) -> dict:
@@ -210,18 +308,25 @@ def output(game: Game) -> dict:
 def compare(expect: dict, result: dict) -> list[str]:
     """Differences between an `expect:` block and the output, as readable lines."""
     problems: list[str] = []
-    rounds = result["rounds"]
-    for i, want in enumerate(expect.get("rounds", [])):
-        if i >= len(rounds):
-            problems.append(f"round {i + 1}: expected, but the game played only {len(rounds)} round(s)")
+    counted = {r["round"]: r for r in result["rounds"]}
+    wanted = expect.get("rounds", {})
+    if isinstance(wanted, list):  # the rounds counted, in order
+        wanted = {r["round"]: w for r, w in zip(result["rounds"], wanted)} | {
+            f"#{i + 1}": w for i, w in enumerate(wanted) if i >= len(result["rounds"])}
+    for number, want in wanted.items():
+        got_round = counted.get(int(number)) if str(number).isdigit() else None
+        if got_round is None:
+            rounds = ", ".join(str(r) for r in counted) or "none"
+            problems.append(f"round {str(number).lstrip('#')}: expected, but it was not counted "
+                            f"(rounds counted: {rounds})")
             continue
         for key in ("populations", "deltas"):
-            if key in want and list(want[key]) != rounds[i][key]:
-                problems.append(f"round {i + 1} {key}: expected {list(want[key])}, got {rounds[i][key]}")
+            if key in want and list(want[key]) != got_round[key]:
+                problems.append(f"round {number} {key}: expected {list(want[key])}, got {got_round[key]}")
         for seat, cards in (want.get("expeditions") or {}).items():
-            got = rounds[i]["expeditions"].get(str(seat), [])
+            got = got_round["expeditions"].get(str(seat), [])
             if sorted(cards) != got:
-                problems.append(f"round {i + 1} expedition of Community {seat}: expected {sorted(cards)}, got {got}")
+                problems.append(f"round {number} expedition of Community {seat}: expected {sorted(cards)}, got {got}")
     if "winners" in expect and expect["winners"] != result["winners"]:
         got = "no result: the game is not over" if result["winners"] is None else result["winners"]
         problems.append(f"winners: expected {expect['winners']}, got {got}")
@@ -245,16 +350,12 @@ def compare(expect: dict, result: dict) -> list[str]:
 
 
 def replay(path: str | os.PathLike, env: Environment | None = None) -> ReplayResult:
+    """Play a scripted game; the final state and every difference from what the script expects."""
     doc = load_script(path)
-    game = play_script(doc, env if env is not None else Environment())
-    result = output(game)
+    played = play_script(doc, env if env is not None else Environment())
+    result = output(played.game)
     expect = doc.data.get("expect") or {}
-    mismatches = compare(expect, result)
-    if mismatches and game.decision is not None:
-        d = game.decision
-        mismatches.append(f"the answers ran out: Community {d.actor} still has to decide '{d.prompt}' "
-                          f"(options: {'; '.join(o.label for o in d.options)})")
-    return ReplayResult(result, mismatches)
+    return ReplayResult(result, played.problems + compare(expect, result))
 
 
 SCRIPT_KEYS = ("answers", "position", "rounds", "expect")

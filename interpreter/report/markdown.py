@@ -93,7 +93,7 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
         lines.append(f"![Win rate relative to the first leader]({images['leader'].name})")
     else:
         lines.append("Skipped: the results do not record who led first (the per-game field `first_leader`, "
-                     "from `happydayz.report.report.first_leader(game)`).")
+                     "from `happydayz.simulation.records.first_leader(game)`).")
 
     lines += ["", "## Faction variants", ""]
     variants = analysis["variants"]
@@ -153,7 +153,7 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
     powers = analysis["powers"]
     if powers is None:
         lines.append("Skipped: the results have no per-game `powers` record (from "
-                     "`happydayz.report.report.power_stats(game)`).")
+                     "`happydayz.simulation.records.power_stats(game)`).")
     else:
         if powers["moved"]:
             ran = "its gain/lose and moved Survivors together (*gain/lose* + *moved*)"
