@@ -100,6 +100,11 @@ def check_paths(paths: list[str | os.PathLike], env: Environment | None = None) 
     """Every diagnostic (errors and warnings) for the files under `paths`."""
     env = env if env is not None else Environment()
     files, problems = expand(paths)
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir() and not any(f == path or path in f.parents for f in files):
+            problems.append(Diagnostic(Span(str(path), 1, 1), "this folder holds no file to check (.power, .yaml)",
+                                       "F004", severity="warning"))
     try:
         library = env.library
         known = set(library.all_factions())

@@ -20,6 +20,9 @@ def find_power(ref: str) -> Path:
     """A power file by path, or a bundled power by file stem or power name."""
     path = Path(ref)
     if path.is_file():
+        if path.suffix.lower() in (".yaml", ".yml"):
+            raise UsageError(f"{ref} is a box, scenario or scripted-game file, not a power: give a power file "
+                             "(.power) or a bundled power's name, e.g. the power file a scenario names")
         return path
     powers = bundled_powers()
     key = ref.lower().replace(" ", "_").replace("-", "_")

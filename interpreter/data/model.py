@@ -6,6 +6,7 @@ exist, what their cards are worth and which power file runs each of them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,15 @@ class CardSpec:
     survivors: int
     power: str | None = None  # path of the card's own power file (a promo card)
     label: str = ""  # readable name: "<Faction> <value>", or the Faction alone
+
+
+_LABEL = re.compile(r"^(.*?)\s*(\d+)?$")
+
+
+def label_order(label: str) -> tuple[str, int]:
+    """A sort key for card labels that reads the value as a number: Zombies 4 before Zombies 12."""
+    name, value = _LABEL.match(label).groups()
+    return name, int(value) if value else -1
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class Scenario:
     added: tuple[str, ...] = ()
     players: int | None = None
     promos: bool = False  # the promo cards replace the cards they stand in for
+    random_setup: bool = False  # the Factions and added powers are drawn at random (kernel.setup.draw_powers)
     source: Path | None = None  # the YAML file it came from
 
 

@@ -22,10 +22,10 @@ from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import format_path, load_yaml
 from happydayz.data.boxes import _schema_problems, switches
 from happydayz.data.environment import Environment
-from happydayz.data.model import FactionChoice, Scenario
+from happydayz.data.model import FactionChoice, Scenario, label_order
 from happydayz.kernel.game import Game
 from happydayz.kernel.position import CardNames, in_play_cards, set_position
-from happydayz.kernel.setup import GameOptions, build_setup
+from happydayz.kernel.setup import GameOptions, build_setup, draw_powers
 
 
 @dataclass
@@ -60,14 +60,17 @@ def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
             ref = base / ref  # a scenario file next to the scripted game
         return env.resolve_scenario(ref)
     factions = []
-    for entry in data["factions"]:
+    for entry in data.get("factions", []):
         if isinstance(entry, str):
             factions.append(FactionChoice(entry, "basic"))
         else:
             factions.append(FactionChoice(entry["faction"], entry.get("variant", "basic")))
     box = data.get("box") or next(iter(library.boxes))
-    return Scenario(id="scripted", title=data.get("title", "scripted game"), box=box, factions=tuple(factions),
-                    added=tuple(data.get("added", ()))), library
+    scenario = Scenario(id="scripted", title=data.get("title", "scripted game"), box=box, factions=tuple(factions),
+                        added=tuple(data.get("added", ())))
+    if data.get("random_setup"):
+        scenario = draw_powers(scenario, library, data.get("seed", 0))
+    return scenario, library
 
 
 def build_game(doc, env: Environment) -> Game:
@@ -203,7 +206,8 @@ def play_script(doc, env: Environment) -> Played:
     rounds = data.get("rounds", [])
     # With a position, the deals given are those of the rounds after it.
     first_dealt = (data["position"].get("round", 1) + 1) if "position" in data else 1
-    dealt_round = game.round_no if "position" in data else 0
+    # The position's own round is not dealt (it may already be counted, if the position holds no card).
+    dealt_round = data["position"].get("round", 1) if "position" in data else 0
 
     def apply_round_setup():
         nonlocal dealt_round
@@ -286,7 +290,7 @@ def output(game: Game) -> dict:
                 "round": h["round"],
                 "populations": h["populations"],
                 "deltas": h["deltas"],
-                "expeditions": {str(s): sorted(z) for s, z in enumerate(h["expeditions"])},
+                "expeditions": {str(s): sorted(z, key=label_order) for s, z in enumerate(h["expeditions"])},
             }
             for h in game.history
         ],
@@ -298,10 +302,10 @@ def output(game: Game) -> dict:
             "options": [o.label for o in game.decision.options],
         },
         "zones": {
-            kind: {str(s): sorted(game.label(c) for c in game.zone(kind, s)) for s in range(game.n)}
+            kind: {str(s): sorted((game.label(c) for c in game.zone(kind, s)), key=label_order) for s in range(game.n)}
             for kind in ("hand", "transfer", "expedition")
         } | {"reserve": [game.label(c) for c in game.reserve],
-             "discard": sorted(game.label(c) for c in game.zones["discard"])},
+             "discard": sorted((game.label(c) for c in game.zones["discard"]), key=label_order)},
     }
 
 
@@ -325,8 +329,9 @@ def compare(expect: dict, result: dict) -> list[str]:
                 problems.append(f"round {number} {key}: expected {list(want[key])}, got {got_round[key]}")
         for seat, cards in (want.get("expeditions") or {}).items():
             got = got_round["expeditions"].get(str(seat), [])
-            if sorted(cards) != got:
-                problems.append(f"round {number} expedition of Community {seat}: expected {sorted(cards)}, got {got}")
+            if sorted(cards, key=label_order) != got:
+                problems.append(f"round {number} expedition of Community {seat}: expected "
+                                f"{sorted(cards, key=label_order)}, got {got}")
     if "winners" in expect and expect["winners"] != result["winners"]:
         got = "no result: the game is not over" if result["winners"] is None else result["winners"]
         problems.append(f"winners: expected {expect['winners']}, got {got}")
@@ -339,13 +344,13 @@ def compare(expect: dict, result: dict) -> list[str]:
                 problems.append(f"reserve: expected {list(table)}, got {got_kind}")
             continue
         if kind == "discard":
-            if sorted(table) != got_kind:
-                problems.append(f"discard: expected {sorted(table)}, got {got_kind}")
+            if sorted(table, key=label_order) != got_kind:
+                problems.append(f"discard: expected {sorted(table, key=label_order)}, got {got_kind}")
             continue
         for seat, cards in table.items():
             got = got_kind.get(str(seat), [])
-            if sorted(cards) != got:
-                problems.append(f"{kind} of Community {seat}: expected {sorted(cards)}, got {got}")
+            if sorted(cards, key=label_order) != got:
+                problems.append(f"{kind} of Community {seat}: expected {sorted(cards, key=label_order)}, got {got}")
     return problems
 
 

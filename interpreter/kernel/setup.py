@@ -9,6 +9,7 @@ file runs each of them, and which promo cards replace which card.
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping
 
@@ -199,20 +200,58 @@ def with_variants(scenario: Scenario, variants: Mapping[str, str] | None) -> Sce
     return replace(scenario, factions=factions)
 
 
+#: Both rulebooks' random set-up draws the Power cards of this many different Factions.
+RANDOM_SETUP_FACTIONS = 3
+
+
+def draw_powers(scenario: Scenario, library: Library, seed: int) -> Scenario:
+    """The scenario with its Factions drawn at random, as both rulebooks allow.
+
+    The Power cards of the scenario's box are shuffled and drawn one by one: a
+    Faction's card brings that Faction (basic power), an added power's card is
+    added and another card drawn, until RANDOM_SETUP_FACTIONS Factions are in
+    play. The same seed always draws the same set-up.
+    """
+    box = library.boxes.get(scenario.box)
+    if box is None:
+        raise setup_error(scenario, f"the scenario names the box '{scenario.box}', which is not loaded")
+    pile = [("faction", name) for name in box.factions if name not in box.always]
+    pile += [("added", name) for name in box.added_powers]
+    random.Random(f"{seed}/random-setup").shuffle(pile)
+    factions: list[FactionChoice] = []
+    added: list[str] = []
+    for kind, name in pile:
+        if len(factions) == RANDOM_SETUP_FACTIONS:
+            break
+        if kind == "faction":
+            factions.append(FactionChoice(name))
+        else:
+            added.append(name)
+    if len(factions) < RANDOM_SETUP_FACTIONS:
+        raise setup_error(scenario, f"the box '{box.id}' has only {len(factions)} Factions to draw, "
+                                    f"not {RANDOM_SETUP_FACTIONS}")
+    return replace(scenario, factions=tuple(factions), added=tuple(added), random_setup=True)
+
+
 def prepare(env: Environment, scenario_ref: str | os.PathLike | None, players: int | None = None,
             express: bool = False, promos: bool = False, random_powers: bool = False, faction_change: bool = True,
-            variants: Mapping[str, str] | None = None) -> tuple[GameSetup, Scenario]:
+            variants: Mapping[str, str] | None = None, random_setup: bool = False,
+            setup_seed: int = 0) -> tuple[GameSetup, Scenario]:
     """The setup of a game for a scenario id or scenario file path (None: the default scenario).
 
     `players` None means the scenario's own player count, or 4. `promos`: the
     promo cards replace the cards they stand in for. `variants` overrides the
     power variant of some of the scenario's Factions ({Faction: variant}).
-    Raises HappyError (an unknown scenario, a bad file, a player count the box
-    cannot deal for, a variant override that does not apply).
+    `random_setup` (or the scenario's own key) draws the Factions at random
+    with `setup_seed` (draw_powers). Raises HappyError (an unknown scenario, a
+    bad file, a player count the box cannot deal for, a variant override that
+    does not apply).
     """
     if scenario_ref is None:
         scenario_ref = default_scenario(env.library)
     scenario, extended = env.resolve_scenario(scenario_ref)
+    if random_setup or scenario.random_setup:
+        scenario = draw_powers(scenario, extended, setup_seed)
     scenario = with_variants(scenario, variants)
     if players is None:
         players = scenario.players or 4

@@ -155,3 +155,21 @@ def test_happydayz_test_reports_an_illegal_answer_as_an_error(tmp_path, capsys):
 def test_happydayz_test_with_nothing_to_run_fails(tmp_path, capsys):
     assert main(["test", str(tmp_path)]) == 1
     assert "no scripted game found under" in capsys.readouterr().err
+
+
+def test_zone_listings_read_card_values_as_numbers(tmp_path):
+    position = {**BASE["position"], "expeditions": {1: ["Zombies 12", "Zombies 5", "Hippies 10", "Hippies 2"]}}
+    result = replay(script(tmp_path, position=position, answers=[*TRICK, "2: Community 0"]), ENV)
+    assert result.output["rounds"][0]["expeditions"]["1"] == ["Hippies 2", "Hippies 10", "Zombies 5", "Zombies 12"]
+
+
+def test_a_position_counted_at_once_is_followed_by_the_deal_given_for_the_next_round(tmp_path):
+    # The position holds no card, so its round is counted as soon as it is set; round 2 is the deal given.
+    deal = [{"short": True, "hands": {0: ["Hippies 8"], 1: ["Soldiers 6"], 2: ["Dogs 1"]},
+             "transfers": {0: ["Hippies 8"], 1: ["Soldiers 6"], 2: ["Dogs 1"]}}]
+    path = script(tmp_path, position={"hands": {}, "expeditions": {1: ["Zombies 1"]}}, express=False,
+                  faction_change=False, rounds=deal, answers=[{"check": {"kind": "lead"}}], end="waiting")
+    result = replay(path, ENV)
+    assert result.mismatches == []
+    assert [r["deltas"] for r in result.output["rounds"]] == [[0, -3, 0]]
+    assert result.output["zones"]["transfer"] == {"0": ["Dogs 1"], "1": ["Hippies 8"], "2": ["Soldiers 6"]}

@@ -60,6 +60,7 @@ NO_GOLDEN_FILE = {
     "D099": "internal guard: a file too deeply nested for Python (D007 refuses it first)",
     "F001": "a path that does not exist (tested below)",
     "F003": "`fmt` cannot write a file",
+    "F004": "a folder with nothing to check (tested below)",
     "G001": "reserved for game-setup errors; nothing raises it at present",
     "L006": "a save file or a log cannot be written",
     # Files the program writes itself, read back by other commands with tests of their own.
@@ -233,6 +234,21 @@ def test_a_path_that_does_not_exist(tmp_path: Path):
     code, output = run(["check", "missing.power"], cwd=tmp_path)
     assert code == 1
     assert output == "missing.power:1:1: error[F001]: no such file or folder\n1 error, 0 warnings in 0 files\n"
+
+
+def test_a_folder_with_nothing_to_check_is_a_warning(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    code = main(["check", str(tmp_path / "empty")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out == (f"{tmp_path / 'empty'}:1:1: warning[F004]: this folder holds no file to check (.power, .yaml)\n"
+                   "0 errors, 1 warning in 0 files\n")
+
+
+def test_explain_of_a_scenario_file_says_it_needs_a_power_file(capsys):
+    assert main(["explain", str(ROOT / "boxes" / "woodstock_fever.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "woodstock_fever.yaml is a box, scenario or scripted-game file, not a power: give a power file" in err
 
 
 # ------------------------------------------------------------------ check --json
