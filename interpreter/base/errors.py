@@ -12,12 +12,14 @@ and serialise as JSON records for tools.
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import functools
 import json
+import os
 import re
+import stat
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -39,22 +41,30 @@ class Diagnostic:
     code: str = "E000"
     severity: str = "error"  # "error" or "warning"
     hint: str | None = None
+    quote: bool = True  # False for a problem of the whole file (its size, its kind): no source line is shown
 
     def render(self, source: str | None = None) -> str:
         head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
         lines = [head]
-        text = source if source is not None else _read(self.span.file)
-        if text is not None:
-            source_lines = _lines(text, self.span.file)
-            if 1 <= self.span.line <= len(source_lines):
-                line = source_lines[self.span.line - 1].expandtabs(1)
-                start = max(self.span.column, 1)
-                if self.span.end_line == self.span.line and self.span.end_column:
-                    width = max(self.span.end_column - start, 1)
-                else:
-                    width = max(len(line.rstrip()) - start + 1, 1)
-                lines.append(f"    {line}")
-                lines.append("    " + " " * (start - 1) + "^" * width)
+        if not self.quote:
+            line, offset, more = None, 0, False
+        elif source is not None:
+            source_lines = _lines(source, self.span.file)
+            full = source_lines[self.span.line - 1] if 1 <= self.span.line <= len(source_lines) else None
+            line, offset, more = full, 0, False
+        else:  # only the part of the line around the column is read
+            offset = max(0, self.span.column - 1 - MAX_SHOWN)
+            line, more = _read_line(self.span.file, self.span.line, offset, offset + 2 * MAX_SHOWN + 2)
+        if line is not None:
+            line = _CONTROL.sub("\ufffd", line.expandtabs(1))
+            start = max(self.span.column - offset, 1)
+            if self.span.end_line == self.span.line and self.span.end_column:
+                width = max(self.span.end_column - self.span.column, 1)
+            else:
+                width = max(len(line.rstrip()) - start + 1, 1)
+            line, start, width = _window(line, start, width, offset > 0, more)
+            lines.append(f"    {line}")
+            lines.append("    " + " " * (start - 1) + "^" * width)
         if self.hint:
             lines.append(f"    hint: {self.hint}")
         return "\n".join(lines)
@@ -73,6 +83,8 @@ class Diagnostic:
 
 
 _YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_NEWLINE = re.compile("\n")
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")  # shown as U+FFFD: a terminal never gets them
 
 
 def _lines(text: str, file: str) -> list[str]:
@@ -83,22 +95,106 @@ def _lines(text: str, file: str) -> list[str]:
     return text.split("\n")
 
 
-def _read(path: str) -> str | None:
+#: A source line is shown up to this many characters, around the column of the problem.
+MAX_SHOWN = 500
+#: Rendering a diagnostic reads its file no further than this, and keeps no longer a line.
+MAX_SCAN_BYTES = 256 * 1024 * 1024
+MAX_LINE_CHARS = 4096
+_CHUNK = 64 * 1024
+
+
+def _window(line: str, start: int, width: int, before: bool = False, after: bool = False) -> tuple[str, int, int]:
+    """A long source line cut to MAX_SHOWN characters around the caret: (text, start, width).
+
+    `before` and `after` say that `line` is already a part of a longer line (an ellipsis marks each cut).
+    """
+    if len(line) <= MAX_SHOWN and not before and not after:
+        return line, start, width
+    offset = max(0, min(start - 1 - MAX_SHOWN // 3, len(line) - MAX_SHOWN))
+    shown = line[offset:offset + MAX_SHOWN]
+    start -= offset
+    prefix = "…" if offset or before else ""
+    suffix = "…" if offset + MAX_SHOWN < len(line) or after else ""
+    width = max(1, min(width, len(shown) - start + 1))
+    return prefix + shown + suffix, start + len(prefix), width
+
+
+def _read_line(path: str, number: int, start: int = 0, stop: int = MAX_LINE_CHARS) -> tuple[str | None, bool]:
+    """Characters start..stop of line `number` of a regular file, and whether the line goes on after them.
+
+    (None, False) when there is no such line or the file is not a regular UTF-8 file. The file is
+    read only up to that part of that line (and never beyond MAX_SCAN_BYTES).
+    """
+    if number < 1:
+        return None, False
     try:
-        stat = Path(path).stat()
-    except OSError:
-        return None
-    return _read_version(path, stat.st_mtime_ns, stat.st_size)
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None, False
+    if not stat.S_ISREG(info.st_mode):
+        return None, False
+    return _line_of_version(path, info.st_mtime_ns, info.st_size, number, start, min(stop, start + MAX_LINE_CHARS))
 
 
-@functools.lru_cache(maxsize=16)
-def _read_version(path: str, mtime_ns: int, size: int) -> str | None:
-    """A file's text, read once per version: rendering many diagnostics of one file stays cheap."""
+@functools.lru_cache(maxsize=64)
+def _line_of_version(path: str, mtime_ns: int, size: int, number: int, start: int,
+                     stop: int) -> tuple[str | None, bool]:
+    """One part of one line of one version of a file: rendering many diagnostics of a file stays cheap."""
     del mtime_ns, size  # only the cache's key: a file changed since is read again
+    yaml = path.lower().endswith((".yaml", ".yml"))
+    breaks = _YAML_BREAKS if yaml else _NEWLINE
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    line = 1
+    pieces: list[str] = []
+    seen = 0  # characters of the line passed so far
+    scanned = 0
+    skip_lf = False
+    broken = False  # a byte that is not UTF-8 was met: nothing after it is shown
+
+    def keep(text: str) -> None:
+        nonlocal seen
+        low, high = max(start - seen, 0), max(stop - seen, 0)
+        if high > low:
+            pieces.append(text[low:high])
+        seen += len(text)
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            while True:
+                chunk = handle.read(_CHUNK) if scanned < MAX_SCAN_BYTES else b""
+                scanned += len(chunk)
+                final = not chunk
+                try:
+                    text = decoder.decode(chunk, final)
+                except UnicodeDecodeError as exc:  # the text up to the bad byte still counts
+                    text = exc.object[: exc.start].decode("utf-8")
+                    final = broken = True
+                if skip_lf and text.startswith("\n"):
+                    text = text[1:]
+                skip_lf = False
+                if not yaml and line < number:
+                    count = text.count("\n")
+                    if line + count < number:
+                        line += count
+                        if final:
+                            return None, False
+                        continue
+                position = 0
+                for match in breaks.finditer(text):
+                    if line == number:
+                        keep(text[position:match.start()])
+                        return "".join(pieces), seen > stop
+                    line += 1
+                    position = match.end()
+                skip_lf = yaml and text.endswith("\r")
+                if line == number:
+                    keep(text[position:])
+                    if seen > stop:  # enough to show: the rest of the line is not read
+                        return "".join(pieces), True
+                if final:
+                    return ("".join(pieces), False) if line == number and not broken else (None, False)
     except (OSError, UnicodeDecodeError):
-        return None
+        return None, False
 
 
 class HappyError(Exception):

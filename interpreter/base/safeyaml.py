@@ -4,7 +4,8 @@ Only the plain data types of YAML are accepted (mappings, sequences, strings,
 numbers, booleans, null): the same level as ``yaml.safe_load``. On top of
 that this module refuses
 
-* files larger than ``MAX_BYTES`` (1 MiB),
+* files larger than ``MAX_BYTES`` (1 MiB) and anything but a regular file
+  (read through base.files, the one bounded reader),
 * anchors and aliases (``&name`` / ``*name``), which allow exponential
   blow-ups ("billion laughs") and are never needed in a box or scenario file,
 * explicit tags other than the plain ones, duplicate keys, keys that are not
@@ -28,6 +29,7 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from happydayz.base.errors import DataProblem, Diagnostic, Span
+from happydayz.base.files import read_bytes
 
 MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 64
@@ -129,19 +131,9 @@ class _Loader(yaml.SafeLoader):
 
 
 def read_text(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES) -> str:
-    """The text of a user's file, refusing big or undecodable files (DataProblem)."""
+    """The text of a user's file, refusing big, undecodable or irregular files (DataProblem)."""
     name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(max_bytes + 1)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise DataProblem(Diagnostic(Span(name, 1, 1), f"cannot read the file: {reason}", CODE_UNREADABLE)) from None
-    if len(raw) > max_bytes:
-        raise DataProblem(Diagnostic(
-            Span(name, 1, 1),
-            f"the file is larger than {max_bytes} bytes ({max_bytes // 1024} KiB); refusing to read it",
-            CODE_TOO_LARGE))
+    raw = _read_bounded(path, max_bytes)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -149,6 +141,23 @@ def read_text(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES) -> str:
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise DataProblem(Diagnostic(Span(name, line, column),
                                      "the file is not valid UTF-8 text", CODE_UNREADABLE)) from None
+
+
+def _read_bounded(path: str | os.PathLike, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most max_bytes (the one bounded reader, base.files)."""
+    try:
+        return read_bytes(path, "yaml", code=CODE_UNREADABLE, error=DataProblem, limit=max_bytes,
+                          large_code=CODE_TOO_LARGE)
+    except DataProblem as problem:
+        if problem.diagnostics[0].code == CODE_TOO_LARGE:  # as before, in bytes
+            raise DataProblem(Diagnostic(
+                Span(str(path), 1, 1),
+                f"the file is larger than {max_bytes} bytes ({max_bytes // 1024} KiB); refusing to read it",
+                CODE_TOO_LARGE, quote=False)) from None
+        if problem.diagnostics[0].message.startswith("this is a folder"):  # as before: the system's words
+            raise DataProblem(Diagnostic(Span(str(path), 1, 1), "cannot read the file: Is a directory",
+                                         CODE_UNREADABLE, quote=False)) from None
+        raise
 
 
 def load_yaml(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES) -> Document:

@@ -12,8 +12,8 @@ from happydayz.authoring.checking import check_paths, expand
 from happydayz.authoring.powerfiles import checked_power, find_power
 from happydayz.authoring.scaffold import new_faction, new_scenario
 from happydayz.authoring.testing import find_scripts, junit_xml, run_scripts
-from happydayz.base.errors import CheckProblem, UsageError
-from happydayz.base.files import open_text_output
+from happydayz.base.errors import CheckProblem, SyntaxProblem, UsageError
+from happydayz.base.files import open_text_output, read_text
 from happydayz.cli.common import plural
 from happydayz.kernel.replaylog import verify
 from happydayz.kernel.scripted import replay
@@ -199,7 +199,8 @@ def run_compile(args) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
-    print(disassembly(data, path.read_text(encoding="utf-8").splitlines()))
+    source = read_text(path, "power", code="S005", error=SyntaxProblem, large_code="S004")  # already checked: bounded
+    print(disassembly(data, source.splitlines()))
     return 0
 
 

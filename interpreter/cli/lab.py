@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -13,8 +14,18 @@ from happydayz.cli.common import (ProgressBar, add_game_options, add_parallel_op
                                   show_progress, stdout_console, whole_number)
 from happydayz.data.boxes import default_scenario
 from happydayz.kernel.outcome import NOBODY_WINS
-from happydayz.simulation.simulate import SimulationInterrupted, simulate, to_json
-from happydayz.simulation.sweep import SweepInterrupted, cell_summaries, load_sweep, read_results, run_sweep
+from happydayz.simulation.simulate import MAX_GAMES, SimulationIncomplete, SimulationInterrupted, simulate, to_json
+from happydayz.simulation.sweep import (SweepIncomplete, SweepInterrupted, cell_summaries, load_sweep, read_results,
+                                        run_sweep)
+
+
+def game_count(text: str) -> int:
+    """--games: a whole number from 1 to MAX_GAMES."""
+    value = positive_int(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_GAMES:,} games in one simulation, got {value:,} "
+                                         f"(run several with different --seed, or a sweep)")
+    return value
 
 
 def _add_simulate(sub) -> None:
@@ -22,7 +33,11 @@ def _add_simulate(sub) -> None:
                        description="Play games between bots and summarise them. The same arguments always give "
                                    "the same games, whatever --jobs and --backend.")
     add_game_options(p)
-    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play (default: 1)")
+    p.add_argument("--random-setup", action="store_true",
+                   help="draw the Factions at random from the box's Power cards, as the rulebooks allow (a drawn "
+                        "added power joins them); --seed makes the draw")
+    p.add_argument("--games", type=game_count, default=1, metavar="N",
+                   help=f"games to play, 1 to {MAX_GAMES:,} (default: 1)")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="the seed of the whole run (default: 0)")
     p.add_argument("--bots", metavar="LIST", help="one bot per seat, comma-separated, or one for every seat "
                                                   "(default: random)")
@@ -43,9 +58,10 @@ def _run_simulate(args) -> int:
     env = args.env
     scenario = args.scenario if args.scenario is not None else default_scenario(env.library)
     kwargs = dict(players=args.players, games=args.games, seed=args.seed, express=args.express,
-                  promos=args.promos, random_powers=args.random_powers, bots=args.bots,
+                  promos=args.promos, random_powers=args.random_powers, random_setup=args.random_setup,
+                  bots=args.bots,
                   log=args.log, env=env, jobs=jobs, backend=args.backend, address=args.address)
-    interrupted = False
+    interrupted, incomplete = False, ""
     with ProgressBar(show_progress(args, args.games), args.games, "Simulating") as bar:
         try:
             result = simulate(scenario, progress=bar.update, **kwargs)
@@ -53,6 +69,9 @@ def _run_simulate(args) -> int:
             bar.close()
             result, interrupted = stop.result, True
             print(f"\nhappydayz: interrupted after {len(result['games'])} of {args.games} games", file=sys.stderr)
+        except SimulationIncomplete as stop:
+            bar.close()
+            result, incomplete = stop.result, stop.reason
     if args.json is not None:
         text = to_json(result)
         if args.json == "-":
@@ -62,6 +81,11 @@ def _run_simulate(args) -> int:
                 handle.write(text)
             if interrupted:
                 print(f"happydayz: the {len(result['games'])} games finished are in {args.json}", file=sys.stderr)
+    if incomplete:
+        where = f" and are in {args.json}" if args.json not in (None, "-") else ""
+        print(f"happydayz: error: the run could not finish ({incomplete}); {len(result['games'])} of {args.games} "
+              f"games were played{where}", file=sys.stderr)
+        return 1
     if args.json != "-" and args.log != "-" and not args.quiet:
         _print_summary(result["summary"])
     return 130 if interrupted else 0
@@ -77,6 +101,10 @@ def _print_summary(summary: dict) -> None:
     console.print(Text(f"{summary['players']} players, {summary['games']} games, seed {summary['seed']}, {mode}"
                        + "".join(f", {e}" for e in extras)
                        + (" (interrupted: the games finished)" if summary.get("interrupted") else "")))
+    if "random_setup" in summary:
+        drawn = summary["random_setup"]
+        console.print(Text("Drawn at random: " + ", ".join(f for f, _ in drawn["factions"])
+                           + "".join(f" + {a}" for a in drawn["added"])))
     table = Table(show_edge=False, pad_edge=False)
     for heading, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"), ("Win rate", "right"),
                              ("Mean final population", "right")):
@@ -133,6 +161,14 @@ def _run_sweep(args) -> int:
         except SweepInterrupted as stop:
             bar.close()
             report, interrupted = stop.report, True
+        except SweepIncomplete as stop:
+            bar.close()
+            report = stop.report
+            written = report["resumed"] + report["played"]
+            print(f"happydayz: error: the sweep could not finish ({stop.reason}); {written} of {report['games']} "
+                  f"games are in {out}" + ("" if out == "-" else "; run again with --resume to finish"),
+                  file=sys.stderr)
+            return 1
     if interrupted:
         written = report["resumed"] + report["played"]
         print(f"\nhappydayz: interrupted: {written} of {report['games']} games are in {out}"

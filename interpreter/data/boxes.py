@@ -29,6 +29,7 @@ from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, Happy
 from happydayz.data.model import (
     AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, Library, PromoDef, Scenario,
 )
+from happydayz.base.files import LIMITS, is_regular_file, plain_relative, size_text, within
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
 
@@ -274,16 +275,40 @@ def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, pat
 
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
                 what: str, power_dirs: Sequence[Path]) -> Path:
-    """The power file a box or scenario names: next to that file first, then in `power_dirs` (--powers)."""
+    """The power file a box or scenario names: next to that file first, then in `power_dirs` (--powers), then
+    among the bundled powers.
+
+    A reference names a file below one of these folders: an absolute path, a '..' or a link that leads out
+    of its folder is an error, as is anything but a regular file of at most LIMITS["power"] bytes. The
+    error names the reference only: nothing of the target is read or shown.
+    """
+    refused = base / ".refused" / Path(relative.replace("\x00", "")).name  # a path that does not exist
+    if not plain_relative(relative):
+        sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what}: a power file is named by "
+                                   f"its place inside the scenario's or box's folder (no absolute path, no '..')",
+                   D_POWER_FILE, hint="put the power file beside the scenario, or name its folder with --powers")
+        return refused
     target, found = base / relative, False
-    for folder in (base, *power_dirs):
+    for folder in (base, *power_dirs, data_dir("powers")):
         try:
             candidate = (folder / relative).resolve()
-            if candidate.is_file():
-                target, found = candidate, True
-                break
-        except (OSError, ValueError):  # a name too long, a NUL character...
+            if not candidate.exists():
+                continue
+        except (OSError, ValueError, RuntimeError):  # a name too long, a NUL character, a loop of links...
             continue
+        if not within(candidate, folder):
+            sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what} is a link that leads "
+                                       f"outside its folder {str(folder)!r}; it is not read", D_POWER_FILE)
+            return refused
+        if not is_regular_file(candidate):
+            continue
+        size = candidate.stat().st_size
+        if size > LIMITS["power"]:
+            sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what} is larger than "
+                                       f"{size_text(LIMITS['power'])}; it is not read", D_POWER_FILE)
+            return refused
+        target, found = candidate, True
+        break
     if not found:
         target = (base / relative)
         sink.error(doc.span(path), f"{_prefix(path)}power file {relative!r} of {what} not found "
@@ -648,7 +673,7 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
         custom[name] = FactionDef(name, power, cards, scenario_id, False)
 
     universe = {**box_factions, **library.extra_factions, **custom}
-    _check_choices(doc, ("factions",), data["factions"], universe, universe, "any loaded box", sink)
+    _check_choices(doc, ("factions",), data.get("factions", []), universe, universe, "any loaded box", sink)
     _check_added(doc, ("added",), data.get("added", ()), library.all_added_powers(), "any loaded box", sink)
 
     players = data.get("players")
@@ -661,7 +686,7 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
         id=scenario_id,
         title=data.get("title", source.stem),
         box=data["box"],
-        factions=tuple(FactionChoice(*_entry_name(item)[:2]) for item in data["factions"]),
+        factions=tuple(FactionChoice(*_entry_name(item)[:2]) for item in data.get("factions", [])),
         added=tuple(data.get("added", ())),
         players=players,
         source=source,

@@ -26,7 +26,7 @@ _LABEL = re.compile(r"^(.*?)\s*(\d+)?$")
 
 
 def label_order(label: str) -> tuple[str, int]:
-    """A sort key for card labels that reads the value as a number: Zombies 4 before Zombies 12."""
+    """A sort key for card labels that reads the value as a number: "Faction 4" before "Faction 12"."""
     name, value = _LABEL.match(label).groups()
     return name, int(value) if value else -1
 

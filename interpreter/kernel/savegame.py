@@ -16,24 +16,31 @@ answers given so far replay the game exactly:
 "seat" (the seat a person plays) and "options.faction_change" are optional.
 A save file that cannot be read, is not such a JSON object, or whose answers
 do not replay raises HappyError with a diagnostic pointing into the file.
+
+A save written by the program ends with "checksum": the SHA-256 of the rest
+of its content (see `checksum`); a save whose checksum does not match was
+edited, and is refused (L007). A save without one (written by hand, or before
+checksums) is read as it is. A scenario file is named by its absolute path;
+it must lie in the save's own folder (or below it): a save from someone else
+cannot make the program read a file elsewhere.
 """
 
 from __future__ import annotations
 
-import contextlib
+import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from happydayz.base.errors import Diagnostic, GameRuleError, HappyError, Span
-from happydayz.base.files import open_text_output
+from happydayz.base.files import LIMITS, load_json, open_text_output, read_bytes, read_text, within, write_atomic
 from happydayz.data.environment import Environment
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.setup import prepare
 
 FORMAT = "happydayz-save/1"
-MAX_SAVE_BYTES = 16 * 1024 * 1024
+MAX_SAVE_BYTES = LIMITS["save"]
 
 # Diagnostic codes of save files (listed in docs/cli.md).
 S_READ = "L001"  # cannot read the file
@@ -42,6 +49,8 @@ S_FORMAT = "L003"  # not a save file of this format
 S_FIELD = "L004"  # a key missing or of the wrong kind
 S_REPLAY = "L005"  # the answers do not replay
 S_WRITE = "L006"  # cannot write a save file or a log
+S_EDITED = S_FIELD  # the checksum does not match: the file was edited
+S_OUTSIDE = S_FIELD  # the scenario file named is outside the save's folder
 
 OPTION_KEYS = ("players", "express", "promos", "random_powers")
 
@@ -68,7 +77,15 @@ def save_record(game: Game, scenario_ref: str | os.PathLike, seat: int | None = 
     }
     if seat is not None:
         record["seat"] = seat
+    record["checksum"] = checksum(record)
     return record
+
+
+def checksum(record: dict) -> str:
+    """"sha256:" and the SHA-256 of a save's content without its "checksum" key, as canonical JSON."""
+    content = {k: v for k, v in record.items() if k != "checksum"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def dumps_record(record: dict) -> str:
@@ -81,19 +98,12 @@ def save_game(path: str | os.PathLike, game: Game, scenario_ref: str | os.PathLi
               env: Environment | None = None) -> dict:
     """Write a save file for `game` (atomically) and return its data.
 
+    The file is written beside `path` and renamed over it; anything at `path`
+    that is not a regular file (a folder, a device, a link) is never replaced.
     Raises SaveProblem when the file cannot be written.
     """
     record = save_record(game, scenario_ref, seat, env)
-    path = Path(path)
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        temporary.write_text(dumps_record(record), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise SaveProblem(Diagnostic(Span(str(path), 1, 1), f"cannot write the save file: {exc.strerror or exc}",
-                                     S_WRITE)) from None
+    write_atomic(path, dumps_record(record), code=S_WRITE, error=SaveProblem, what="save file")
     return record
 
 
@@ -111,37 +121,26 @@ def _key_span(file: str, text: str, key: str) -> Span:
 
 def _file_key_span(file: str, key: str) -> Span:
     try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(file, "save", code=S_READ, error=SaveProblem, what="save file")
+    except SaveProblem:
         return Span(file, 1, 1)
     return _key_span(file, text, key)
 
 
 def read_save(path: str | os.PathLike) -> dict:
-    """The validated data of a save file. Raises SaveProblem."""
+    """The validated data of a save file. Raises SaveProblem.
+
+    At most LIMITS["save"] bytes of a regular file are read; a scenario file named
+    must be in the save's folder, and is returned as an absolute path.
+    """
     file = str(path)
+    raw = read_bytes(path, "save", code=S_READ, error=SaveProblem, what="save file", missing_short=True)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveProblem(Diagnostic(Span(file, 1, 1), f"the save file is too large ({size} bytes; "
-                                                           f"at most {MAX_SAVE_BYTES})", S_READ))
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveProblem(Diagnostic(Span(file, 1, 1), "no such save file", S_READ)) from None
-    except IsADirectoryError:
-        raise SaveProblem(Diagnostic(Span(file, 1, 1), "this is a folder, not a save file", S_READ)) from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveProblem(Diagnostic(Span(file, 1, 1), "the save file is not UTF-8 text", S_READ)) from None
-    except OSError as exc:
-        raise SaveProblem(Diagnostic(Span(file, 1, 1), f"cannot read the save file: {exc.strerror or exc}",
-                                     S_READ)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveProblem(Diagnostic(Span(file, exc.lineno, exc.colno), f"the save file is not valid JSON: {exc.msg}",
-                                     S_JSON)) from None
-    except RecursionError:
-        raise SaveProblem(Diagnostic(Span(file, 1, 1), "the save file is nested too deeply", S_JSON)) from None
+    data = load_json(text, file, code=S_JSON, error=SaveProblem, what="save file",
+                     invalid="the save file is not valid JSON")
 
     def problem(key: str | None, message: str, code: str = S_FIELD) -> SaveProblem:
         span = _key_span(file, text, key) if key else Span(file, 1, 1)
@@ -180,7 +179,29 @@ def read_save(path: str | os.PathLike) -> dict:
         raise problem("answers", "answers: expected a list of option indexes (whole numbers, 0 or more)")
     if "seat" in data and (not _is_int(data["seat"]) or not 0 <= data["seat"] < options["players"]):
         raise problem("seat", f"seat: expected a whole number from 0 to {options['players'] - 1}")
+    if "checksum" in data and data["checksum"] != checksum(data):
+        raise SaveProblem(Diagnostic(_key_span(file, text, "checksum"),
+                                     "this save file was edited since it was written: its checksum does not match "
+                                     "its content, so it is not resumed", S_EDITED,
+                                     hint="resume the file as the program wrote it, or start a new game"))
+    data["scenario"] = _contained_scenario(file, text, data["scenario"])
     return data
+
+
+def _contained_scenario(file: str, text: str, reference: str) -> str:
+    """A bundled scenario id as it is; a scenario file only inside the save's folder (its absolute path)."""
+    parts = reference.replace("\\", "/").split("/")
+    if not (reference.lower().endswith((".yaml", ".yml")) or os.path.isabs(reference) or ".." in parts
+            or os.path.lexists(reference)):
+        return reference  # a scenario id (an unknown one is reported when the scenario is looked up)
+    folder = Path(file).resolve().parent
+    candidate = Path(reference) if os.path.isabs(reference) else folder / reference
+    if not within(candidate, folder):
+        raise SaveProblem(Diagnostic(_key_span(file, text, "scenario"),
+                                     "scenario: the scenario file named is outside the save file's folder, so it "
+                                     "is not read", S_OUTSIDE,
+                                     hint="keep a save in the folder of its scenario file (or a folder below it)"))
+    return str(candidate.resolve())
 
 
 def _is_int(value: Any) -> bool:

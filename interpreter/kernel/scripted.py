@@ -182,7 +182,7 @@ def _deal_size_problem(game: Game, hands: dict[int, list[str]], round_no: int) -
         wanted = per_seat - carried
         given = len(hands.get(seat, ()))
         if given != wanted:
-            fewer = f", one fewer per carried Mini-van ({carried})" if carried else ""
+            fewer = f", one fewer per carried card ({carried})" if carried else ""
             return (f"round {round_no}'s deal gives Community {seat} {given} card{'' if given == 1 else 's'}, but "
                     f"{game.n} Communities are "
                     f"dealt {per_seat} each{fewer}: deal {wanted}, or add 'short: true' to the round if a short "

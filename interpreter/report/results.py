@@ -16,11 +16,13 @@ computes these fields for each game a simulation plays.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from happydayz.base.errors import Diagnostic, HappyError, Span
+from happydayz.base.files import load_json, read_text, within
 from happydayz.data.environment import Environment
 
 # Diagnostic codes of this module.
@@ -130,10 +132,23 @@ def _cell_label(cell: Any) -> str:
     return str(cell) if isinstance(cell, str) else json.dumps(cell, sort_keys=True)
 
 
-def _scenario_factions(reference: Any, env: Environment) -> tuple[tuple[str, str], ...] | None:
-    """The Factions (and variants) a scenario starts with, or None if it cannot be found."""
-    if not isinstance(reference, str):
+def _scenario_factions(reference: Any, env: Environment, folder: Path | None = None) -> tuple[tuple[str, str], ...] | None:
+    """The Factions (and variants) a scenario starts with, or None if it cannot be found.
+
+    A scenario file is read only when it lies in the results file's `folder`: a results file
+    from someone else cannot make the report read a file elsewhere.
+    """
+    if not isinstance(reference, str) or not reference:
         return None
+    parts = reference.replace("\\", "/").split("/")
+    if reference.lower().endswith((".yaml", ".yml")) or os.path.isabs(reference) or ".." in parts \
+            or os.path.lexists(reference):
+        if folder is None:
+            return None
+        candidate = Path(reference) if os.path.isabs(reference) else folder / reference
+        if not within(candidate, folder):
+            return None
+        reference = str(candidate.resolve())
     try:
         scenario, _ = env.resolve_scenario(reference)
         return tuple((c.faction, c.variant) for c in scenario.factions)
@@ -147,33 +162,21 @@ def load_results(path: str | Path, env: Environment | None = None) -> Results:
     `env` finds the scenario a simulate file names, for the Factions it started with.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise _problem(path, "this is a folder, not a results file", A_READ) from None
-    except OSError as exc:
-        raise _problem(path, f"cannot read the results file: {exc.strerror or exc}", A_READ,
-                       hint="give the file written by 'happydayz simulate --json PATH' or 'happydayz sweep'") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise _problem(path, "the results file is not UTF-8 text", A_READ, line=line) from None
+    text = read_text(path, "results", code=A_READ, error=ResultsProblem, what="results file")
     if not text.strip():
         raise _problem(path, "the results file is empty", A_SHAPE)
 
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError as whole_error:
+        document = load_json(text, str(path), code=A_JSON, error=ResultsProblem, what="results file")
+    except ResultsProblem as whole_error:
         document = None
         first = next((line for line in text.splitlines() if line.strip()), "")
         try:
-            first_ok = isinstance(json.loads(first), dict)
-        except json.JSONDecodeError:
+            first_ok = isinstance(load_json(first, str(path), code=A_JSON, error=ResultsProblem), dict)
+        except ResultsProblem:
             first_ok = False
         if not first_ok:
-            raise _problem(path, f"not valid JSON: {whole_error.msg}", A_JSON, whole_error.lineno,
-                           whole_error.colno) from None
+            raise whole_error from None
         return _load_lines(path, text)
     if isinstance(document, dict) and "games" in document:
         return _load_simulate(path, document, env if env is not None else Environment())
@@ -203,7 +206,7 @@ def _load_simulate(path: Path, document: dict, env: Environment) -> Results:
     notes = []
     factions = None
     if not all(isinstance(g, dict) and "factions" in g for g in games):
-        factions = _scenario_factions(scenario, env)
+        factions = _scenario_factions(scenario, env, path.resolve().parent)
         if factions is None and scenario is not None:
             notes.append(f"The Factions of scenario {scenario!r} could not be found, so the per-variant "
                          "section is left out.")
@@ -220,18 +223,22 @@ def _load_lines(path: Path, text: str) -> Results:
     records: list[GameRecord] = []
     skipped = 0
     events = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    duplicates = 0
+    seen: set[tuple[str, int]] = set()
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _problem(path, f"line {number} is not valid JSON: {exc.msg}", A_JSON, number, exc.colno,
-                           hint="a results file has one JSON object per line (an interrupted sweep may leave "
-                                "a partial last line)") from None
+        data = load_json(line, str(path), code=A_JSON, error=ResultsProblem, what="results line",
+                         line_offset=number - 1, invalid=f"line {number} is not valid JSON")
         if isinstance(data, dict) and "final_populations" in data:
             record = _record(data, len(records), _cell_label(data.get("cell")), (f"line {number}", number), path)
             record.cell_data = data.get("cell")
+            if _is_int(data.get("game")):  # a game of a cell counts once, however often it was written
+                key = (json.dumps(data.get("cell"), sort_keys=True), data["game"])
+                if key in seen:
+                    duplicates += 1
+                    continue
+                seen.add(key)
             records.append(record)
         elif isinstance(data, dict) and "event" in data:
             events += 1
@@ -243,6 +250,8 @@ def _load_lines(path: Path, text: str) -> Results:
         raise _problem(path, "no game results found: expected one JSON object a line with \"final_populations\"",
                        A_SHAPE)
     notes = [f"{skipped} line(s) that are not game results were ignored."] if skipped else []
+    if duplicates:
+        notes.append(f"{duplicates} line(s) repeating a game already read (the same cell and game) were ignored.")
     return Results(path, "sweep", records, None, notes)
 
 

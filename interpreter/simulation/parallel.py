@@ -21,11 +21,25 @@ Backends:
 Ctrl-C (KeyboardInterrupt) stops a run cleanly: the batches not started are
 cancelled, running ones stop after their current game, every game that was
 finished is handed to the caller, and then KeyboardInterrupt is raised again.
+
+Batches are made as they are needed (a few per worker in flight), so a long run
+holds no list of its seeds. A worker that dies (killed, out of memory) loses
+only its batch: the batches its pool held are played again in a new pool (see
+_Feed); games are deterministic, so the results are those of an uninterrupted
+run. A batch lost too often, or a game that raises (the rest of its batch with
+it), is given up while the other batches are still played; the run then raises
+RunIncomplete, after handing over every game finished. Worker processes end when their driver ends (Linux: the parent-death
+signal; elsewhere a thread watching the parent), and close the files the driver
+asked them to (Worker.close_fds) so that they never hold a results file.
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import ctypes
 import importlib
+import itertools
 import logging
 import math
 import multiprocessing
@@ -33,11 +47,13 @@ import os
 import signal
 import sys
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from happydayz.base.errors import UsageError
+from happydayz.base.errors import HappyError, UsageError
 from happydayz.data.environment import Environment
 from happydayz.kernel.game import Game
 from happydayz.kernel.savegame import log_lines
@@ -48,6 +64,29 @@ from happydayz.simulation.records import game_extras
 
 BACKENDS = ("local", "ray")
 RAY_INSTALL_HINT = "pip install 'happydayz[ray]'"
+MAX_RETRIES = 3  # how often one batch is played again after its worker died
+IN_FLIGHT_PER_WORKER = 4  # batches submitted ahead of the workers
+
+
+class RunIncomplete(Exception):
+    """A run that could not finish; every game finished was handed to the caller first."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class GameFailed(Exception):
+    """A game of a batch raised (a bug): the games of the batch finished before it, and why."""
+
+    def __init__(self, outcomes: list, reason: str):
+        super().__init__(outcomes, reason)
+        self.outcomes = outcomes
+        self.reason = reason
+
+
+def _failure(index: int, exc: BaseException) -> str:
+    return f"game {index} failed: {type(exc).__name__}: {_short(exc)}"
 
 
 @dataclass(frozen=True)
@@ -67,6 +106,8 @@ class GameJob:
     label: str | None = None  # the scenario's id as the driver names it (a file's path as typed)
     boxes: tuple[str, ...] = ()  # box files loaded besides the bundled ones (absolute paths)
     power_dirs: tuple[str, ...] = ()  # the folders searched for power files (--powers), absolute
+    random_setup: bool = False  # the Factions are drawn at random (kernel.setup.draw_powers) ...
+    setup_seed: int = 0  # ... with this seed
 
     @property
     def setup_key(self) -> "GameJob":
@@ -104,6 +145,7 @@ class Worker:
             self.envs[tuple(map(str, env.power_dirs)), tuple(map(str, env.box_files))] = env
         self.setups: dict[GameJob, GameSetup] = {job.setup_key: s for job, s in (setups or {}).items()}
         self.stop: Any = None  # a multiprocessing Event set by the driver on Ctrl-C (worker processes only)
+        self.close_fds: tuple[int, ...] = ()  # the driver's files a forked worker closes at once (a results file)
 
     def env_for(self, job: GameJob) -> Environment:
         settings = (job.power_dirs, job.boxes)
@@ -120,7 +162,8 @@ class Worker:
             for module in job.bot_modules:
                 importlib.import_module(module)
             setup, scenario = prepare(self.env_for(job), job.scenario, job.players, job.express, job.promos,
-                                      job.random_powers, job.faction_change, variants=dict(job.variants))
+                                      job.random_powers, job.faction_change, variants=dict(job.variants),
+                                      random_setup=job.random_setup, setup_seed=job.setup_seed)
             if job.label is not None and scenario.id != job.label:
                 # A scenario file is read here by its absolute path; its games are
                 # logged under the name the driver knows it by.
@@ -148,12 +191,20 @@ class Worker:
         return self.record(game, index), log
 
     def run_batch(self, batch: Batch) -> list[Outcome]:
-        """Play the games of a batch; in a worker process it stops early once the driver asks it to."""
+        """Play the games of a batch; in a worker process it stops early once the driver asks it to.
+
+        A game that raises (a bug) ends the batch with GameFailed, which holds the games before it.
+        """
         out: list[Outcome] = []
         for index, seed in batch.games:
             if self.stop is not None and self.stop.is_set():
                 break
-            record, log = self.play_one(batch.job, index, seed)
+            try:
+                record, log = self.play_one(batch.job, index, seed)
+            except (KeyboardInterrupt, MemoryError, HappyError):
+                raise
+            except Exception as exc:
+                raise GameFailed(out, _failure(index, exc)) from None
             out.append((batch.key, index, record, log))
         return out
 
@@ -171,12 +222,38 @@ def run_batch(batch: Batch) -> list[Outcome]:
     return _worker.run_batch(batch)
 
 
-def _init_worker(stop_event, worker: Worker) -> None:
+def _init_worker(stop_event, worker: Worker, driver: int | None = None) -> None:
     global _worker
     _worker = worker
     worker.stop = stop_event
     # Ctrl-C is the driver's business: it stops the workers through the event.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the driver's handler, inherited by a fork
+    for fd in worker.close_fds:  # a fork inherits the driver's open files: never hold its results file
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    if driver is not None:
+        _die_with(driver)
+
+
+def _die_with(driver: int) -> None:
+    """End this worker process when the driver `driver` ends, however it ends (kill -9 included)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != driver:  # the driver died before the signal was asked for
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - no libc: fall back to watching
+            pass
+
+    def watch() -> None:  # pragma: no cover - other systems
+        while os.getppid() == driver:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="driver-watch", daemon=True).start()
 
 
 # ------------------------------------------------------------------ batches
@@ -188,10 +265,14 @@ def batch_size(games: int, workers: int) -> int:
     return max(1, min(25, math.ceil(games / (workers * 8))))
 
 
-def make_batches(key: Any, job: GameJob, games: Sequence[tuple[int, int]], size: int) -> list[Batch]:
-    """Cut a job's games into batches of `size`, keeping their order."""
-    games = list(games)
-    return [Batch(key, job, tuple(games[i:i + size])) for i in range(0, len(games), size)]
+def make_batches(key: Any, job: GameJob, games: Iterable[tuple[int, int]], size: int) -> Iterator[Batch]:
+    """Cut a job's games into batches of `size`, keeping their order; made as they are asked for."""
+    games = iter(games)
+    while True:
+        chunk = tuple(itertools.islice(games, size))
+        if not chunk:
+            return
+        yield Batch(key, job, chunk)
 
 
 def default_jobs() -> int:
@@ -236,25 +317,43 @@ def run(batches: Iterable[Batch], on_outcome: Callable[[Outcome], None], *, work
 
     With one local job the outcomes come in order; otherwise in the order the
     batches finish. On KeyboardInterrupt the outcomes of every game finished
-    are still delivered, then KeyboardInterrupt is raised again.
-    
+    are still delivered, then KeyboardInterrupt is raised again. A run that
+    cannot finish raises RunIncomplete, also after delivering every game finished.
+
+    `batches` is read as the games are played (it may be a generator).
     `worker` holds the set-ups the caller has built (the games here and in
     forked worker processes use them); by default a new one.
     """
-    batches = [b for b in batches if b.games]
     check_backend(backend, address)
+    batches = (b for b in batches if b.games)
     worker = worker if worker is not None else Worker()
     if backend == "ray":
         _run_ray(batches, on_outcome, jobs, address)
-    elif jobs <= 1 or len(batches) <= 1:
+        return
+    first = list(itertools.islice(batches, 2))
+    batches = itertools.chain(first, batches)
+    if jobs <= 1 or len(first) <= 1:
+        failed: list[str] = []
         for batch in batches:
             for index, seed in batch.games:
-                record, log = worker.play_one(batch.job, index, seed)
+                try:
+                    record, log = worker.play_one(batch.job, index, seed)
+                except (KeyboardInterrupt, MemoryError, HappyError):
+                    raise
+                except Exception as exc:  # a bug: the rest of this batch is given up, as in a worker
+                    failed.append(_failure(index, exc))
+                    break
                 on_outcome((batch.key, index, record, log))
+        _give_up(failed)
     else:
         start_method = start_method or default_start_method()
         # A forked process inherits the driver's Worker, powers compiled; a spawned one builds its own.
         _run_pool(batches, on_outcome, jobs, start_method, worker if start_method == "fork" else Worker())
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).replace("\n", " ")
+    return text if len(text) <= 200 else text[:200] + "…"
 
 
 def _deliver(outcomes: Iterable[Outcome], on_outcome: Callable[[Outcome], None]) -> None:
@@ -262,27 +361,156 @@ def _deliver(outcomes: Iterable[Outcome], on_outcome: Callable[[Outcome], None])
         on_outcome(outcome)
 
 
-def _run_pool(batches: list[Batch], on_outcome, jobs: int, start_method: str, worker: Worker) -> None:
-    context = multiprocessing.get_context(start_method)
-    stop = context.Event()
-    workers = min(jobs, len(batches))
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
-                                   initargs=(stop, worker))
-    # The workers are created while the batches are submitted. Ignoring SIGINT
-    # meanwhile makes them start with Ctrl-C ignored (before their initializer
-    # runs), and keeps a Ctrl-C now from leaving the pool half made.
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored meanwhile (main thread only): worker processes forked now start with it ignored."""
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
     try:
-        pending = {executor.submit(run_batch, batch) for batch in batches}
+        yield
     finally:
         if main_thread:
             signal.signal(signal.SIGINT, previous)
+
+
+class _Feed:
+    """The batches still to play: those lost by a dead worker first, then the caller's, made as needed.
+
+    When a pool dies, every batch it held is lost, and which one killed it is not known: they are played
+    again one at a time ("suspects"). A batch lost while it was alone in flight is the cause; after
+    MAX_RETRIES + 1 such losses it is given up (the run goes on, and ends with RunIncomplete).
+    """
+
+    def __init__(self, batches: Iterable[Batch]):
+        self.source = iter(batches)
+        self.suspects: collections.deque[Batch] = collections.deque()
+        self.losses: dict[tuple, int] = {}
+        self.failed: list[str] = []
+        self.in_doubt: set[tuple] = set()  # suspects submitted and not yet finished
+
+    def next(self) -> Batch | None:
+        if self.suspects:
+            batch = self.suspects.popleft()
+            self.in_doubt.add((repr(batch.key), batch.games[0][0]))
+            return batch
+        return next(self.source, None)
+
+    def lost(self, batches: list[Batch], alone: bool) -> None:
+        """`batches` were in flight in a pool that died (`alone`: the only one)."""
+        for batch in batches:
+            if alone:
+                key = (repr(batch.key), batch.games[0][0])
+                self.losses[key] = self.losses.get(key, 0) + 1
+                if self.losses[key] > MAX_RETRIES:
+                    self.failed.append(f"a worker process died {self.losses[key]} times playing games "
+                                       f"{batch.games[0][0]} to {batch.games[-1][0]}; giving up on them")
+                    continue
+            self.suspects.append(batch)
+
+    def cleared(self, batch: Batch) -> None:
+        """A batch finished: it was not the cause."""
+        self.in_doubt.discard((repr(batch.key), batch.games[0][0]))
+
+    def finish(self) -> None:
+        _give_up(self.failed)
+
+
+def _give_up(failed: list[str]) -> None:
+    """RunIncomplete naming the first failure, if there was any."""
+    if failed:
+        more = f" (and {len(failed) - 1} more failures)" if len(failed) > 1 else ""
+        raise RunIncomplete(failed[0] + more)
+
+
+def _suspect(pending: dict, feed: _Feed) -> bool:
+    """Whether a suspect is in flight (then nothing else is submitted beside it)."""
+    return any((repr(b.key), b.games[0][0]) in feed.in_doubt for b in pending.values())
+
+
+def _run_pool(batches: Iterable[Batch], on_outcome, jobs: int, start_method: str, worker: Worker) -> None:
+    context = multiprocessing.get_context(start_method)
+    stop = context.Event()
+    feed = _Feed(batches)
+    window = jobs * IN_FLIGHT_PER_WORKER
+
+    def new_pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                                   initargs=(stop, worker, os.getpid()))
+
+    def fill(executor: ProcessPoolExecutor, pending: dict) -> bool:
+        """Submit batches up to the window (suspects, see _Feed, one at a time); False if the pool is broken."""
+        while len(pending) < (1 if feed.suspects or _suspect(pending, feed) else window):
+            batch = feed.next()
+            if batch is None:
+                return True
+            try:
+                pending[executor.submit(run_batch, batch)] = batch
+            except BrokenProcessPool:  # a worker died just now: this batch did not run; it goes again
+                feed.suspects.appendleft(batch)
+                return False
+        return True
+
+    def first_fill(executor: ProcessPoolExecutor, pending: dict) -> ProcessPoolExecutor:
+        # A new pool creates its workers while the first batches are submitted. Ignoring SIGINT
+        # meanwhile makes them start with Ctrl-C ignored (before their initializer runs), and keeps
+        # a Ctrl-C now from leaving the pool half made. (Only then: an ignored Ctrl-C is lost.)
+        with _sigint_ignored():
+            for _ in range(MAX_RETRIES + 1):
+                if fill(executor, pending) or pending:
+                    return executor
+                executor.shutdown(wait=False, cancel_futures=True)  # broken before anything ran: a new one
+                executor = new_pool()
+        raise RunIncomplete("worker processes could not be started")
+
+    def refill(executor: ProcessPoolExecutor, pending: dict) -> ProcessPoolExecutor:
+        if fill(executor, pending) or pending:  # (the futures pending report a broken pool themselves)
+            return executor
+        executor.shutdown(wait=False, cancel_futures=True)
+        return first_fill(new_pool(), pending)
+
+    executor = new_pool()
+    pending: dict = {}
     try:
+        executor = first_fill(executor, pending)
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            alone = len(pending) == 1
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            lost: list[Batch] = []
             for future in done:
-                _deliver(future.result(), on_outcome)
+                batch = pending.pop(future)
+                try:
+                    outcomes = future.result()
+                except BrokenProcessPool:
+                    lost.append(batch)
+                    continue
+                except GameFailed as failure:  # a bug: playing the game again gives the same; go on
+                    feed.cleared(batch)
+                    feed.failed.append(failure.reason)
+                    _deliver(failure.outcomes, on_outcome)
+                    continue
+                except HappyError:  # a set-up a worker could not make: the user's mistake, reported as such
+                    raise
+                except Exception as exc:  # anything else from a worker: give its batch up, go on
+                    feed.cleared(batch)
+                    feed.failed.append(f"games {batch.games[0][0]} to {batch.games[-1][0]} failed: "
+                                       f"{type(exc).__name__}: {_short(exc)}")
+                    continue
+                feed.cleared(batch)
+                _deliver(outcomes, on_outcome)
+            if lost:  # the whole pool is gone: keep what it finished, play the rest again in a new one
+                for future, batch in list(pending.items()):
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        feed.cleared(batch)
+                        _deliver(future.result(), on_outcome)
+                    else:
+                        lost.append(batch)
+                pending.clear()
+                feed.lost(lost, alone)
+                executor.shutdown(wait=False, cancel_futures=True)
+                executor = first_fill(new_pool(), pending)
+            else:
+                executor = refill(executor, pending)
+        feed.finish()
     except KeyboardInterrupt:
         stop.set()
         for future in pending:
@@ -300,9 +528,20 @@ def _run_pool(batches: list[Batch], on_outcome, jobs: int, start_method: str, wo
         raise
     except BaseException:
         stop.set()
+        _deliver_finished(pending, on_outcome)
+        _terminate(executor)
         executor.shutdown(wait=False, cancel_futures=True)
         raise
     executor.shutdown(wait=True)
+
+
+def _deliver_finished(pending: dict, on_outcome) -> None:
+    """The outcomes of the futures already finished well (before giving up on a run)."""
+    for future in pending:
+        if future.done() and not future.cancelled():
+            with contextlib.suppress(BaseException):
+                outcomes = future.result(timeout=0)
+                _deliver(outcomes, on_outcome)
 
 
 def _terminate(executor: ProcessPoolExecutor) -> None:
@@ -314,7 +553,7 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
             pass
 
 
-def _run_ray(batches: list[Batch], on_outcome, jobs: int, address: str | None) -> None:
+def _run_ray(batches: Iterable[Batch], on_outcome, jobs: int, address: str | None) -> None:
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
@@ -324,23 +563,63 @@ def _run_ray(batches: list[Batch], on_outcome, jobs: int, address: str | None) -
         else:
             ray.init(num_cpus=max(1, jobs), **options)
         started = True
+    lost_errors = tuple(getattr(ray.exceptions, name) for name in
+                        ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError", "ObjectLostError")
+                        if hasattr(ray.exceptions, name))
+    feed = _Feed(batches)
+    window = max(2, jobs) * IN_FLIGHT_PER_WORKER
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(run_batch)
-        pending = [remote.remote(batch) for batch in batches]
+        pending: dict = {}
+
+        def fill() -> None:
+            while len(pending) < window:
+                batch = feed.next()
+                if batch is None:
+                    return
+                pending[remote.remote(batch)] = batch
+
         try:
+            fill()
             while pending:
-                done, pending = ray.wait(pending, num_returns=1, timeout=0.5)
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 for ref in done:
-                    _deliver(ray.get(ref), on_outcome)
+                    batch = pending.pop(ref)
+                    try:
+                        outcomes = ray.get(ref)
+                    except lost_errors:  # the worker died: play its batch again (a task is its own process)
+                        feed.lost([batch], alone=True)
+                        continue
+                    except ray.exceptions.RayTaskError as exc:  # a game raised: playing it again gives the same
+                        cause = getattr(exc, "cause", None)
+                        if isinstance(cause, GameFailed):
+                            feed.failed.append(cause.reason)
+                            _deliver(cause.outcomes, on_outcome)
+                        else:
+                            feed.failed.append(f"games {batch.games[0][0]} to {batch.games[-1][0]} failed: "
+                                               f"{_short(cause if cause is not None else exc)}")
+                        continue
+                    _deliver(outcomes, on_outcome)
+                fill()
+            feed.finish()
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)
-            ready, _ = ray.wait(pending, num_returns=len(pending), timeout=0) if pending else ([], [])
+            ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0) if pending else ([], [])
             for ref in ready:
                 try:
                     _deliver(ray.get(ref, timeout=0), on_outcome)
                 except Exception:  # cancelled or failed: not a finished batch
                     pass
+            raise
+        except RunIncomplete:
+            ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0) if pending else ([], [])
+            for ref in ready:
+                with contextlib.suppress(Exception):
+                    _deliver(ray.get(ref, timeout=0), on_outcome)
+            for ref in pending:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref, force=True)
             raise
     finally:
         if started:
@@ -348,6 +627,6 @@ def _run_ray(batches: list[Batch], on_outcome, jobs: int, address: str | None) -
 
 
 __all__ = [
-    "BACKENDS", "RAY_INSTALL_HINT", "GameJob", "Batch", "Outcome", "Worker",
+    "BACKENDS", "RAY_INSTALL_HINT", "MAX_RETRIES", "RunIncomplete", "GameFailed", "GameJob", "Batch", "Outcome", "Worker",
     "run_batch", "batch_size", "make_batches", "default_jobs", "default_start_method", "check_backend", "run",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from typing import Any, Callable, Mapping, TextIO
 
 from happydayz.base.errors import UsageError
@@ -23,6 +24,9 @@ from happydayz.players.registry import BOTS, parse_bots
 from happydayz.simulation import parallel
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in all)
+
+#: The most games one simulation plays (its results are kept in memory and written as one JSON file).
+MAX_GAMES = 1_000_000
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -38,6 +42,18 @@ class SimulationInterrupted(KeyboardInterrupt):
         self.result = result
 
 
+class SimulationIncomplete(Exception):
+    """A simulation that could not finish (a worker lost too often, a game that failed).
+
+    `result` holds the games finished (summary["incomplete"] is true), `reason` says why.
+    """
+
+    def __init__(self, result: dict, reason: str):
+        super().__init__(reason)
+        self.result = result
+        self.reason = reason
+
+
 def bot_modules(names: list[str]) -> tuple[str, ...]:
     """The modules defining the bots named, so that a fresh worker process registers them too."""
     modules = []
@@ -49,13 +65,14 @@ def bot_modules(names: list[str]) -> tuple[str, ...]:
 
 
 def job_for(setup: GameSetup, scenario: Scenario, bots: list[str], variants: Mapping[str, str] | None,
-            env: Environment, log: bool = False) -> parallel.GameJob:
+            env: Environment, log: bool = False, setup_seed: int = 0) -> parallel.GameJob:
     """The plain description of a set-up that worker processes rebuild it from."""
     options = setup.options
     return parallel.GameJob(scenario_reference(scenario, env.library), options.players, tuple(bots), options.express,
                             options.promos, options.random_powers, options.faction_change,
                             tuple(sorted((variants or {}).items())), bot_modules(bots), log, scenario.id,
-                            tuple(map(str, env.box_files)), tuple(map(str, env.power_dirs)))
+                            tuple(map(str, env.box_files)), tuple(map(str, env.power_dirs)),
+                            scenario.random_setup, setup_seed)
 
 
 def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None = 4, games: int = 1, seed: int = 0,
@@ -63,7 +80,8 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
              bots: str | list[str] | None = None, progress: ProgressCallback | None = None,
              log: str | os.PathLike | TextIO | None = None, env: Environment | None = None, *,
              jobs: int = 1, backend: str = "local", address: str | None = None,
-             variants: Mapping[str, str] | None = None, start_method: str | None = None) -> dict:
+             variants: Mapping[str, str] | None = None, start_method: str | None = None,
+             random_setup: bool = False) -> dict:
     """Play `games` games between bots; their results and a summary.
 
     `log` (a path, "-" for stdout, or an open text file) receives every event
@@ -73,21 +91,27 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
     `address`). The result does not depend on where the games were played.
 
     Ctrl-C raises SimulationInterrupted, whose `result` holds the games finished
-    (the log holds theirs too).
+    (the log holds theirs too). A run that cannot finish raises SimulationIncomplete,
+    likewise with the games finished. A worker process that dies is replaced and its
+    games played again, so it changes nothing in the result. At most MAX_GAMES games.
     """
     if games < 0:
         raise UsageError(f"the number of games must be 0 or more, not {games}")
+    if games > MAX_GAMES:
+        raise UsageError(f"at most {MAX_GAMES:,} games in one simulation, not {games:,}: run several with "
+                         f"different --seed, or a sweep")
     if jobs < 1:
         raise UsageError(f"the number of jobs must be 1 or more, not {jobs}")
     parallel.check_backend(backend, address)
     env = env if env is not None else Environment()
-    setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers, variants=variants)
+    setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers, variants=variants,
+                              random_setup=random_setup, setup_seed=seed)
     n = setup.n
     names = parse_bots(bots, n)
-    job = job_for(setup, scenario, names, variants, env, log=log is not None)
+    job = job_for(setup, scenario, names, variants, env, log=log is not None, setup_seed=seed)
     workers = jobs if backend == "local" else max(jobs, 2)
-    batches = parallel.make_batches(None, job, [(i, game_seed(seed, i)) for i in range(games)],
-                                    parallel.batch_size(games, workers))
+    batches = parallel.make_batches(None, job, ((i, game_seed(seed, i)) for i in range(games)),
+                                    parallel.batch_size(games, workers))  # seeds made as games are played
 
     records: dict[int, dict[str, Any]] = {}
     logs: dict[int, str] = {}
@@ -115,14 +139,23 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
             if progress is not None:
                 progress(len(records), games)
 
+        worker = parallel.Worker(env, {job: setup})
+        if log_file is not None and log_file is not sys.stdout and not hasattr(log, "write"):
+            worker.close_fds = (log_file.fileno(),)  # a forked worker never holds the log open
         try:
-            parallel.run(batches, on_outcome, worker=parallel.Worker(env, {job: setup}), jobs=jobs, backend=backend,
-                         address=address, start_method=start_method)
+            parallel.run(batches, on_outcome, worker=worker, jobs=jobs, backend=backend, address=address,
+                         start_method=start_method)
         except KeyboardInterrupt:
             flush(everything=True)
             done = [records[i] for i in sorted(records)]
             raise SimulationInterrupted({"games": done, "summary": summarize(done, n, scenario, setup, seed, names,
                                                                              interrupted=True)}) from None
+        except parallel.RunIncomplete as stop:
+            flush(everything=True)
+            done = [records[i] for i in sorted(records)]
+            summary = summarize(done, n, scenario, setup, seed, names)
+            summary["incomplete"] = True
+            raise SimulationIncomplete({"games": done, "summary": summary}, stop.reason) from None
     done = [records[i] for i in sorted(records)]
     return {"games": done, "summary": summarize(done, n, scenario, setup, seed, names)}
 
@@ -165,6 +198,9 @@ def summarize(records: list[dict], players: int, scenario: Scenario, setup: Game
         "mean_final_population": [rate(p) for p in population_sum],
         "mean_rounds": rate(rounds),
     }
+    if scenario.random_setup:  # only then, so that other runs' JSON keeps its keys
+        summary["random_setup"] = {"factions": [[c.faction, c.variant] for c in scenario.factions],
+                                   "added": list(scenario.added)}
     if interrupted:  # only then, so that a finished run's JSON keeps its keys
         summary["interrupted"] = True
     return summary
@@ -175,4 +211,4 @@ def to_json(result: dict) -> str:
     return json.dumps(result, indent=2, sort_keys=False) + "\n"
 
 
-__all__ = ["game_seed", "simulate", "SimulationInterrupted", "bot_modules", "job_for", "summarize", "to_json"]
+__all__ = ["game_seed", "simulate", "SimulationInterrupted", "SimulationIncomplete", "MAX_GAMES", "bot_modules", "job_for", "summarize", "to_json"]

@@ -17,7 +17,10 @@ report's first-player and per-power sections read.)
 
 With `resume`, the games already in the file are not played again (a cut last
 line is dropped), so an interrupted sweep continues where it stopped and the
-file ends with each (cell, game) exactly once.
+file ends with each (cell, game) exactly once. The results file is locked while
+a sweep writes it: a second sweep on the same file is refused, and worker
+processes never hold it open. A scenario file must lie in the specification's
+folder (or below it): a specification from someone else reads nothing elsewhere.
 
 Nothing here knows a Faction, a box or a bot by name: they all come from the
 specification and the loaded boxes.
@@ -36,6 +39,7 @@ from typing import Any, Callable, Iterable
 from jsonschema import Draft202012Validator
 
 from happydayz.base.errors import DataProblem, Diagnostic, HappyError, Span, UsageError, suggest
+from happydayz.base.files import FileLocked, is_regular_file, load_json, lock_exclusive, read_bytes, within
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
 from happydayz.data.boxes import _translate as _schema_diagnostics  # the box files' wording for schema errors
@@ -56,6 +60,8 @@ L_NOT_JSON = "L002"  # a results line that is not JSON
 L_WRONG = "L004"  # a results line without the keys of a result, or with another seed
 
 MAX_CELLS = 10_000
+MAX_GAMES = 1_000_000  # games in one sweep (all cells): a results file of a few GB at most
+L_LOCKED = "L006"  # the results file is being written by another sweep (it cannot be written)
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games to play)
 
@@ -95,6 +101,15 @@ class SweepInterrupted(KeyboardInterrupt):
     def __init__(self, report: dict):
         super().__init__("interrupted")
         self.report = report
+
+
+class SweepIncomplete(Exception):
+    """A sweep that could not finish (see parallel.RunIncomplete); every finished game is in the file."""
+
+    def __init__(self, report: dict, reason: str):
+        super().__init__(reason)
+        self.report = report
+        self.reason = reason
 
 
 def cell_key(coords: dict) -> str:
@@ -158,6 +173,11 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
             reference = text
         else:
             file = Path(text) if Path(text).is_absolute() else base / text
+            if not within(file, base):
+                errors.append(doc.diagnostic(here, f"{format_path(here)}: the scenario file {text!r} is outside the "
+                                                   f"specification's folder, so it is not read", D_UNKNOWN_SCENARIO,
+                                             hint="keep the scenario files beside the specification, or below it"))
+                continue
             if not file.is_file():
                 if text.lower().endswith((".yaml", ".yml")):
                     errors.append(doc.diagnostic(here, f"{format_path(here)}: the scenario file {str(file)!r} "
@@ -228,6 +248,9 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
     if size > MAX_CELLS:
         raise DataProblem(doc.diagnostic((), f"the grid has {size} cells; at most {MAX_CELLS} are allowed",
                                          D_NOT_ALLOWED))
+    if size * count > MAX_GAMES:
+        raise DataProblem(doc.diagnostic(("games",), f"the sweep has up to {size} cells of {count} games; at most "
+                                                     f"{MAX_GAMES:,} games are allowed in one sweep", D_NOT_ALLOWED))
 
     # The grid, in the order scenarios x players x variants x bots.
     cells: list[Cell] = []
@@ -290,14 +313,9 @@ def read_results(path: str | os.PathLike, sweep: Sweep, repair: bool = True) -> 
     a result, or a game played with another seed, raises DataProblem.
     """
     name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except OSError as exc:
-        raise DataProblem(Diagnostic(Span(name, 1, 1), f"cannot read the results file: {exc.strerror or exc}",
-                                     "L001")) from None
+    raw = read_bytes(path, "results", code="L001", error=DataProblem, what="results file")
     cells = {cell.key: cell for cell in sweep.cells}
     found: dict[tuple[str, int], dict] = {}
     lines = raw.split(b"\n")
@@ -335,12 +353,10 @@ def read_results(path: str | os.PathLike, sweep: Sweep, repair: bool = True) -> 
 
 def _record(line: bytes, file: str, number: int) -> dict:
     try:
-        record = json.loads(line.decode("utf-8"))
+        text = line.decode("utf-8")
     except UnicodeDecodeError:
         raise DataProblem(Diagnostic(Span(file, number, 1), "not UTF-8 text", L_NOT_JSON)) from None
-    except json.JSONDecodeError as exc:
-        raise DataProblem(Diagnostic(Span(file, number, exc.colno), f"not valid JSON: {exc.msg}",
-                                     L_NOT_JSON)) from None
+    record = load_json(text, file, code=L_NOT_JSON, error=DataProblem, what="results line", line_offset=number - 1)
     if not (isinstance(record, dict) and isinstance(record.get("cell"), dict) and type(record.get("game")) is int
             and type(record.get("seed")) is int and isinstance(record.get("winners"), list)
             and isinstance(record.get("final_populations"), list)):
@@ -385,53 +401,113 @@ def run_sweep(spec: str | os.PathLike | Sweep, out: str | os.PathLike = "-", *, 
         raise UsageError(f"{out} already holds results: add --resume to continue it, or --force to start again")
     sweep = spec if isinstance(spec, Sweep) else load_sweep(spec, env)
 
-    done = read_results(out, sweep) if resume else {}
-    keys = {cell.key for cell in sweep.cells}
-    resumed = sum(1 for key, game in done if key in keys and game < sweep.games)
-    todo = [(cell, index) for cell in sweep.cells for index in range(sweep.games) if (cell.key, index) not in done]
-    position = {(cell.number, index): n for n, (cell, index) in enumerate(todo)}
-    workers = jobs if backend == "local" else max(jobs, 2)
-    size = parallel.batch_size(len(todo), workers)
-    batches = []
-    for cell in sweep.cells:
-        games = [(i, game_seed(sweep.seed, i)) for c, i in todo if c is cell]
-        batches.extend(parallel.make_batches(cell.number, cell.job, games, size))
+    fd = None if stdout else _open_locked(out)
+    try:
+        done = read_results(out, sweep) if resume else {}
+        if fd is not None and not resume:
+            os.ftruncate(fd, 0)
+        keys = {cell.key for cell in sweep.cells}
+        resumed = sum(1 for key, game in done if key in keys and game < sweep.games)
+        to_play = sweep.total - resumed
+        report = {"out": str(out), "cells": len(sweep.cells), "games": sweep.total, "resumed": resumed, "played": 0,
+                  "to_play": to_play}
+        handle = sys.stdout if fd is None else os.fdopen(fd, "a", encoding="utf-8", closefd=False)
+        try:
+            _play(sweep, done, report, handle, jobs, backend, address, progress, start_method,
+                  () if fd is None else (fd,))
+        finally:
+            if fd is not None:
+                handle.close()
+    finally:
+        if fd is not None:
+            os.close(fd)  # and the lock with it
+    return report
 
-    report = {"out": str(out), "cells": len(sweep.cells), "games": sweep.total, "resumed": resumed, "played": 0,
-              "to_play": len(todo)}
+
+def _open_locked(out: str | os.PathLike) -> int:
+    """The results file, opened for writing and locked; HappyError when another sweep holds it."""
+    try:
+        if os.path.lexists(out) and not is_regular_file(out):
+            raise HappyError(Diagnostic(Span(str(out), 1, 1), "the results file must be a regular file (not a "
+                                                              "folder, a device or a pipe)", L_LOCKED, quote=False))
+        fd = os.open(out, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as exc:
+        raise HappyError(Diagnostic(Span(str(out), 1, 1), f"cannot write the results file: {exc.strerror or exc}",
+                                    L_LOCKED, quote=False)) from None
+    try:
+        lock_exclusive(fd)
+    except FileLocked:
+        os.close(fd)
+        raise HappyError(Diagnostic(Span(str(out), 1, 1), "another sweep is writing this results file; wait for it "
+                                                          "to end, or write to another --out", L_LOCKED,
+                                    quote=False)) from None
+    return fd
+
+
+def _play(sweep: Sweep, done: dict, report: dict, handle, jobs: int, backend: str, address: str | None,
+          progress: ProgressCallback | None, start_method: str | None, private_fds: tuple[int, ...]) -> None:
+    """Play the games of the sweep not in `done`, writing their lines to `handle` in grid order."""
+    to_play = report["to_play"]
+    workers = jobs if backend == "local" else max(jobs, 2)
+    size = parallel.batch_size(to_play, workers)
+
+    def todo():  # (cell, game index) in grid order, made as they are asked for
+        for cell in sweep.cells:
+            for index in range(sweep.games):
+                if (cell.key, index) not in done:
+                    yield cell, index
+
+    position = {}  # (cell number, game) -> its place among the games to play; filled as batches are made
+
+    def batches():
+        for n, (cell, index) in enumerate(todo()):
+            position[(cell.number, index)] = n
+            yield cell, index
+
+    def cut():
+        current: list = []
+        current_cell = None
+        for cell, index in batches():
+            if current and (cell is not current_cell or len(current) >= size):
+                yield parallel.Batch(current_cell.number, current_cell.job, tuple(current))
+                current = []
+            current_cell = cell
+            current.append((index, game_seed(sweep.seed, index)))
+        if current:
+            yield parallel.Batch(current_cell.number, current_cell.job, tuple(current))
+
     pending: dict[int, str] = {}
     next_line = 0
-    handle = sys.stdout if stdout else open(out, "a" if resume else "w", encoding="utf-8")
+
+    def write_ready(everything: bool = False) -> None:
+        nonlocal next_line
+        while next_line in pending:
+            handle.write(pending.pop(next_line))
+            next_line += 1
+        if everything:
+            for n in sorted(pending):
+                handle.write(pending.pop(n))
+        handle.flush()
+
+    def on_outcome(outcome: parallel.Outcome) -> None:
+        number, index, record, _ = outcome
+        pending[position.pop((number, index))] = result_line(sweep.cells[number], record)
+        report["played"] += 1
+        write_ready()
+        if progress is not None:
+            progress(report["played"], to_play)
+
     try:
-        def write_ready(everything: bool = False) -> None:
-            nonlocal next_line
-            while next_line in pending:
-                handle.write(pending.pop(next_line))
-                next_line += 1
-            if everything:
-                for n in sorted(pending):
-                    handle.write(pending.pop(n))
-            handle.flush()
-
-        def on_outcome(outcome: parallel.Outcome) -> None:
-            number, index, record, _ = outcome
-            pending[position[(number, index)]] = result_line(sweep.cells[number], record)
-            report["played"] += 1
-            write_ready()
-            if progress is not None:
-                progress(report["played"], len(todo))
-
-        try:
-            worker = parallel.Worker(sweep.env, {cell.job: cell.setup for cell in sweep.cells if cell.setup})
-            parallel.run(batches, on_outcome, worker=worker, jobs=jobs, backend=backend, address=address,
-                         start_method=start_method)
-        except KeyboardInterrupt:
-            write_ready(everything=True)
-            raise SweepInterrupted({**report, "interrupted": True}) from None
-    finally:
-        if not stdout:
-            handle.close()
-    return report
+        worker = parallel.Worker(sweep.env, {cell.job: cell.setup for cell in sweep.cells if cell.setup})
+        worker.close_fds = private_fds
+        parallel.run(cut(), on_outcome, worker=worker, jobs=jobs, backend=backend, address=address,
+                     start_method=start_method)
+    except KeyboardInterrupt:
+        write_ready(everything=True)
+        raise SweepInterrupted({**report, "interrupted": True}) from None
+    except parallel.RunIncomplete as stop:
+        write_ready(everything=True)
+        raise SweepIncomplete({**report, "incomplete": True}, stop.reason) from None
 
 
 def cell_summaries(sweep: Sweep, results: dict[tuple[str, int], dict]) -> list[dict]:
@@ -455,6 +531,6 @@ def cell_summaries(sweep: Sweep, results: dict[tuple[str, int], dict]) -> list[d
 
 
 __all__ = [
-    "Cell", "Sweep", "SweepInterrupted", "cell_key", "schema_path", "load_sweep", "read_results", "result_line",
+    "Cell", "Sweep", "SweepInterrupted", "SweepIncomplete", "MAX_GAMES", "cell_key", "schema_path", "load_sweep", "read_results", "result_line",
     "run_sweep", "cell_summaries",
 ]

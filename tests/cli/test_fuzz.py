@@ -60,6 +60,7 @@ from happydayz.language.checker import check
 from happydayz.cli.app import main
 from happydayz.language.compiler import compile_power
 from happydayz.base.errors import DataProblem, Diagnostic, HappyError, Span
+from happydayz.base.errors import MAX_SHOWN, _CONTROL as SHOWN_CONTROL
 from happydayz.kernel.game import Game
 from happydayz.language.parser import parse, parse_file
 from happydayz.base.safeyaml import load_yaml_text
@@ -188,8 +189,9 @@ def assert_valid_diagnostic(d: Diagnostic, file: str | None = None, text: str | 
         assert isinstance(rendered, str) and rendered.startswith(str(span))
         shown = rendered.split("\n")
         if inside and not any(c in text for c in odd_breaks) and len(shown) > 2 \
-                and not shown[1].startswith("    hint:"):
-            assert shown[1] == "    " + lines[span.line - 1].expandtabs(1), \
+                and not shown[1].startswith("    hint:") and len(lines[span.line - 1]) <= MAX_SHOWN:
+            # control characters are shown as U+FFFD, so that a terminal never receives them
+            assert shown[1] == "    " + SHOWN_CONTROL.sub("\ufffd", lines[span.line - 1].expandtabs(1)), \
                 f"the source line shown is not line {span.line}:\n{rendered}"
     json.dumps(d.record())
 

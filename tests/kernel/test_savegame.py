@@ -15,7 +15,7 @@ from happydayz.base.errors import GameRuleError, HappyError, UsageError
 from happydayz.kernel.game import Game
 from happydayz.cli.play import resume_game, start_game
 from happydayz.kernel.savegame import (
-    FORMAT, SaveProblem, load_game, read_save, save_game, write_log_jsonl,
+    FORMAT, SaveProblem, checksum, load_game, read_save, save_game, write_log_jsonl,
 )
 
 from conftest import prepare
@@ -80,7 +80,9 @@ def test_save_file_format(tmp_path):
         "seed": 5,
         "answers": [0, 1],
         "seat": 2,
+        "checksum": checksum(data),
     }
+    assert data["checksum"].startswith("sha256:") and len(data["checksum"]) == 7 + 64
     assert FORMAT == "happydayz-save/1"
     assert read_save(path) == data
 
