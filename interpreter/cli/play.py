@@ -2,12 +2,17 @@
 
 The person is asked only for their own decisions. Each time, the table is shown
 as that Community sees it (`Game.observe`): round, populations, Factions in
-play, the Encounter card, the trick so far, the hand, every Transfer zone and
-the Expedition zones (their size and face-up cards). Input is read line by
-line from a text stream, so a game can be played from piped input.
+play, the Encounter card, the trick so far, the hand (sorted), every Transfer
+zone and the Expedition zones (their size and face-up cards). Between answers,
+one line per event tells what happened, naming the power and variant behind
+every effect (table.narration); each count is broken down (table.breakdown).
+The game itself (bots, saves, take-back) is a table.session.TableSession.
+Input is read line by line from a text stream, so a game can be played from
+piped input.
 
-Input: an option number (or its exact label), `save PATH`, `show`, `help`,
-`quit`. End of input stops the game without saving.
+Input: an option number (or its exact label), `save PATH`, `powers`,
+`explain NAME`, `count`, `back`, `show`, `help`, `quit`. End of input stops
+the game without saving.
 """
 
 from __future__ import annotations
@@ -28,10 +33,14 @@ from happydayz.data.environment import Environment
 from happydayz.kernel.determinize import expedition_seen
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.outcome import winners_text
-from happydayz.kernel.savegame import new_game, read_save, replay_answers, save_game
+from happydayz.kernel.savegame import new_game, read_save, replay_answers
 from happydayz.kernel.setup import prepare
 from happydayz.players.agents import Agent
-from happydayz.players.registry import make_bots, parse_bots
+from happydayz.players.registry import BOTS, make_bots, parse_bots
+from happydayz.table.breakdown import breakdown, breakdown_lines
+from happydayz.table.narration import Line
+from happydayz.table.powers import find_in_play, powers_in_play
+from happydayz.table.session import TableSession, prompt_of, sorted_options
 
 VARIANT_MARKS = {"basic": "", "positive": " (+)", "negative": " (-)"}
 
@@ -40,6 +49,10 @@ Commands:
   NUMBER      choose the option with that number (or type the option's text)
   save PATH   write a save file and keep playing; resume later with
               happydayz play --resume PATH
+  powers      the powers in play, with their card text
+  explain NAME  the card text of one power in play
+  count       each round's count broken down (Survivor cards, losses, powers)
+  back        take back your last answer (a playtesting aid)
   show        show the table again
   help        show this help
   quit        stop the game without saving
@@ -89,20 +102,19 @@ def resume_game(path: str | os.PathLike, seat: int = 0,
 
 @dataclass
 class Session:
-    """One person at `seat`; `bots[s]` answers for every other seat s."""
+    """One person at `seat`; `bots[s]` answers for every other seat s (a table.session.TableSession)."""
 
-    game: Game
-    seat: int
-    bots: list[Agent]
-    scenario_ref: str
+    table: TableSession
     console: Console
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
-    env: Environment = field(default_factory=Environment)
-    seen: int = 0  # log events already reported
-    side: str | None = None
 
-    def __post_init__(self) -> None:
-        self.seen = len(self.game.log)
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def seat(self) -> int:
+        return self.table.seat
 
     def who(self, seat: int) -> str:
         name = self.game.seat_label(seat)
@@ -114,20 +126,18 @@ class Session:
     # ------------------------------------------------------------ the loop
     def run(self) -> str:
         """Play until the game ends ("over"), the person quits ("quit") or input ends ("eof")."""
+        self.report(self.table.lines)
         while (decision := self.game.decision) is not None:
-            if decision.actor == self.seat:
-                self.show(decision)
-                choice = self.ask(decision)
-                if isinstance(choice, str):
-                    return choice
-            else:
-                choice = self.bots[decision.actor].decide(self.game.observe(decision.actor), decision)
-            self.game.apply(choice)
-            self.report()
+            self.show(decision)
+            choice = self.ask(decision)
+            if isinstance(choice, str):
+                return choice
+            self.report(self.table.answer(choice))
         return "over"
 
     def ask(self, decision: Decision) -> int | str:
-        count = len(decision.options)
+        order = sorted_options(self.game, decision)
+        count = len(order)
         while True:
             self.console.print(Text(f"Your choice (1-{count}, help, save PATH, quit): ", style="bold"), end="")
             line = self.stdin.readline()
@@ -143,7 +153,7 @@ class Session:
             if text.isdigit():
                 number = int(text)
                 if 1 <= number <= count:
-                    return number - 1
+                    return order[number - 1]
                 self.say(f"There is no option {number}: enter a number from 1 to {count}.", "yellow")
             elif lowered in ("help", "?", "h"):
                 self.say(HELP.rstrip())
@@ -154,13 +164,25 @@ class Session:
                 self.show(decision)
             elif lowered == "save":
                 self.save(rest.strip())
+            elif lowered == "powers" and not rest:
+                self.show_powers()
+            elif lowered == "explain":
+                self.explain(rest.strip())
+            elif lowered == "count" and not rest:
+                self.show_count()
+            elif lowered == "back" and not rest:
+                if self.take_back():
+                    decision = self.game.decision
+                    order = sorted_options(self.game, decision)
+                    count = len(order)
+                    self.show(decision)
             elif text and decision.index_of_label(text) is not None:
                 return decision.index_of_label(text)
             elif not text:
                 self.say(f"Enter a number from 1 to {count} (or 'help').", "yellow")
             else:
                 self.say(f"'{text}' is not an option: enter a number from 1 to {count}, "
-                         f"'save PATH', 'help' or 'quit'.", "yellow")
+                         f"'save PATH', 'powers', 'explain NAME', 'help' or 'quit'.", "yellow")
 
     def _unsaved(self, what: str) -> str:
         last = getattr(self, "last_save", None)
@@ -175,36 +197,59 @@ class Session:
             return
         path = Path(target).expanduser()
         try:
-            save_game(path, self.game, self.scenario_ref, seat=self.seat, env=self.env)
-        except HappyError as exc:
-            self.say(exc.render(), "red")
+            self.table.save(path)
+        except OSError as exc:
+            self.say(f"cannot write the save file {path}: {exc.strerror or exc}", "red")
             return
         self.last_save = (path, len(self.game.answers))
         self.say(f"Saved to {path}. Resume with: happydayz play --resume {path}", "green")
 
+    def take_back(self) -> bool:
+        try:
+            self.table = self.table.take_back()
+        except (HappyError, UsageError) as exc:
+            self.say(str(exc), "yellow")
+            return False
+        self.say(f"Your last answer is taken back ({len(self.game.answers)} answers replayed).", "green")
+        return True
+
     # -------------------------------------------------------- what happened
-    def report(self) -> None:
-        """One line for each trick won, round counted and Faction replaced since the last call."""
-        log = self.game.log
-        for event in log[self.seen:]:
-            kind = event["event"]
-            if kind == "play":
-                self.side = event.get("side")
-            elif kind == "win":
-                led = f"{event['led']} led" if event.get("led") else "no Faction led"
-                side = f" on the {self.side} side" if self.side else ""
-                blocked = " (power blocked)" if event.get("blocked") else ""
-                cards = ", ".join(event.get("cards", []))
-                self.say(f"Trick won by {self.who(event['seat'])}: {led}{side}{blocked} - {cards}")
-            elif kind == "count":
-                changes = ", ".join(f"{self.who(s)} {d:+d} -> {p}"
-                                    for s, (d, p) in enumerate(zip(event["deltas"], event["populations"])))
-                self.say(f"End of round {event['round']}: {changes}", "bold")
-            elif kind == "faction_change":
-                self.say(f"Faction change: {event['old']} replaced by {event['new']}.")
-            elif kind == "power_drawn":
-                self.say(f"Power drawn: {event['name']}.")
-        self.seen = len(log)
+    def report(self, lines: list[Line]) -> None:
+        """One line per event since the last answer: plays, tricks won, every effect of a power, counts."""
+        for line in lines:
+            style = "bold" if line.event in ("count", "game_over", "win") else None
+            self.say(line.text, style)
+            if line.event == "count":
+                count = next((c for c in breakdown(self.game) if c.round == line.round), None)
+                if count is not None:
+                    for text in breakdown_lines(count, self.who):
+                        self.say("  " + text)
+
+    def show_powers(self) -> None:
+        for power in powers_in_play(self.game, self.table.env, self.table.texts):
+            self.say(power.text)
+            self.say()
+
+    def explain(self, name: str) -> None:
+        if not name:
+            self.say("Say which power: explain NAME (see 'powers')", "yellow")
+            return
+        power = find_in_play(self.game, self.table.env, name, self.table.texts)
+        if power is None:
+            names = ", ".join(p.name for p in powers_in_play(self.game, self.table.env))
+            self.say(f"No power '{name}' is in play (in play: {names}).", "yellow")
+            return
+        self.say(power.text)
+
+    def show_count(self) -> None:
+        counts = breakdown(self.game)
+        if not counts:
+            self.say("No round has been counted yet.")
+        for count in counts:
+            title = f"Round {count.round}" + ("" if count.counted else " so far (powers only)")
+            self.say(title, "bold")
+            for text in breakdown_lines(count, self.who):
+                self.say("  " + text)
 
     # ---------------------------------------------------------- the table
     def show(self, decision: Decision) -> None:
@@ -243,15 +288,19 @@ class Session:
                 self.say(f"Trick: {leader} led on the {trick['side']} side, {led} led - {plays}")
             else:
                 self.say(f"Trick: {leader} to lead")
-        hand = ", ".join(c["label"] for c in obs["hand"]) or "(empty)"
+        hand = ", ".join(self.game.label(c) for c in self.table.hand()) or "(empty)"
         own_transfer = ", ".join(c["label"] for c in obs["transfer"][self.seat]) or "(empty)"
         self.say(f"Your hand: {hand}", "bold")
+        passing = self.table.passing()
+        if passing:
+            self.say("Chosen to pass: " + ", ".join(f"{self.game.label(c)} to {self.who(r)}" for c, r in passing))
         self.say(f"Your Transfer zone (visible to all): {own_transfer}")
         self.say()
-        self.say(decision.prompt, "bold")
-        width = len(str(len(decision.options)))
-        for number, option in enumerate(decision.options, start=1):
-            self.say(f"  {number:>{width}}. {option.label}")
+        self.say(prompt_of(self.game, decision), "bold")
+        order = sorted_options(self.game, decision)
+        width = len(str(len(order)))
+        for number, index in enumerate(order, start=1):
+            self.say(f"  {number:>{width}}. {decision.options[index].label}")
 
     def show_final(self) -> None:
         """Populations round by round, and at the end."""
@@ -272,29 +321,37 @@ class Session:
 
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal against bots",
-                       description="Play one seat of a game in the terminal; random bots play the others. "
-                                   "At your turn type an option number, 'save PATH', 'help' or 'quit'.")
+                       description="Play one seat of a game in the terminal; bots play the others. Every effect "
+                                   "of a power is told as it happens. At your turn type an option number, "
+                                   "'powers', 'explain NAME', 'count', 'back', 'save PATH', 'help' or 'quit'.")
     add_game_options(p)
     p.add_argument("--seat", type=whole_number, default=0, metavar="N", help="your seat, from 0 (default: 0)")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="the seed of the game (default: 0)")
-    p.add_argument("--resume", metavar="SAVE", help="continue a saved game (its own scenario, options and seat)")
+    p.add_argument("--bots", metavar="NAMES",
+                   help=f"the bots at the other seats: one name for all, or one per seat ({', '.join(BOTS)}; "
+                        "default: random)")
+    p.add_argument("--resume", metavar="SAVE", help="continue a saved game (its own scenario, options, seat and bots)")
     p.set_defaults(run=_run_play)
 
 
 def _run_play(args) -> int:
     console = stdout_console()
     if args.resume:
-        game, bots, reference, seat = resume_game(args.resume, args.seat, env=args.env)
-        console.print(Text(f"Resuming {args.resume}: {len(game.answers)} answers replayed.", style="bold"), soft_wrap=True)
+        table = TableSession.resume(args.resume, args.env, args.seat)
+        console.print(Text(f"Resuming {args.resume}: {len(table.game.answers)} answers replayed.", style="bold"),
+                      soft_wrap=True)
+        table.lines = []  # what happened before the save is not told again
     else:
-        game, bots, reference = start_game(args.scenario, args.players, args.seat, args.seed, args.express,
-                                           args.promos, args.random_powers, env=args.env)
-        seat = args.seat
+        table = TableSession.start(args.env, args.scenario, args.players, args.seat, args.seed, args.express,
+                                   args.promos, args.random_powers, bots=args.bots)
+    game, seat = table.game, table.seat
     scenario = game.setup.scenario
     factions = ", ".join(faction_label(f, v) for f, v in (tuple(x) for x in game.factions))
+    bots = ", ".join(f"{s}: {name}" for s, name in enumerate(table.bot_names) if s != seat)
     console.print(Text(f"{scenario.id} - {scenario.title}: {game.n} players, you are {game.seat_label(seat)}. "
                        f"Factions: {factions}. Type 'help' for the commands.", style="bold"), soft_wrap=True)
-    session = Session(game, seat, bots, reference, console, sys.stdin, args.env)
+    console.print(Text(f"Bots: {bots}. Type 'powers' to read the powers in play.", style="bold"), soft_wrap=True)
+    session = Session(table, console, sys.stdin)
     if session.run() != "over":
         return 0
     session.show_final()

@@ -1,0 +1,224 @@
+"""One English line per event of a game, as one Community may know it.
+
+Every effect of a power is told with the power and its variant
+("Name (TITLE): ..."), each card a power deals out on a line of its own. A
+line never tells a Community more than it may see (`Game.observe`): the
+cards that move out of sight (into another Community's hand, from the
+Reserve, blind out of an Expedition zone) are told as "a card" or "2 cards".
+
+    narrator = Narrator(game, viewer=0)
+    game.apply(...)
+    for line in narrator.new_lines(): print(line.text)
+
+Read the new lines after each answer: what a card's move showed is judged on
+the table as it is then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from happydayz.kernel.game import Game
+from happydayz.kernel.outcome import winners_text
+from happydayz.table.powers import power_label
+
+#: The zones everybody sees (each Community's Transfer zone is visible to all too).
+PUBLIC_ZONES = ("table", "encounter")
+OWNED_ZONES = {"hand": "hand", "transfer": "Transfer zone", "expedition": "Expedition zone"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of narration: its text, the event it tells, the round, and the power behind it (if any)."""
+
+    text: str
+    event: str
+    round: int
+    power: str | None = None
+    variant: str | None = None
+
+    def record(self) -> dict:
+        return {"text": self.text, "event": self.event, "round": self.round, "power": self.power,
+                "variant": self.variant}
+
+
+def signed(number: int) -> str:
+    return f"{number:+d}".replace("-", "\u2212")
+
+
+@dataclass
+class Narrator:
+    """Turns the new events of `game.log` into lines for the Community `viewer` (None: a spectator who sees all)."""
+
+    game: Game
+    viewer: int | None = None
+    seen: int = 0  # events already told
+    leading: bool = field(default=False, init=False)  # the next play leads a trick
+    side: str | None = field(default=None, init=False)  # the side of the trick in play
+    _ids: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for card, spec in enumerate(self.game.cards):
+            self._ids.setdefault(spec.label, []).append(card)
+
+    # ------------------------------------------------------------ names
+    def community(self, seat: int) -> str:
+        name = self.game.seat_label(seat)
+        return f"{name} (you)" if seat == self.viewer else name
+
+    def zone(self, key: str, position: str | None = None) -> str:
+        kind, _, owner = key.partition(":")
+        if owner:
+            whose = "your" if int(owner) == self.viewer else f"{self.game.seat_label(int(owner))}'s"
+            return f"{whose} {OWNED_ZONES.get(kind, kind)}"
+        if kind == "reserve":
+            return "the top of the Reserve" if position == "top" else (
+                "the bottom of the Reserve" if position in ("bottom", "end") else "the Reserve")
+        return {"discard": "the discard pile", "table": "the table", "encounter": "the Encounter card's place",
+                "out": "out of the game"}.get(kind, kind)
+
+    def card(self, label: str) -> str:
+        """A card's label with the Survivors it counts (a loss shown with a minus)."""
+        ids = self._ids.get(label)
+        survivors = self.game.cards[ids[0]].survivors if ids else 0
+        return f"{label} ({signed(survivors)})" if survivors else label
+
+    def cause(self, event: dict) -> str:
+        return power_label(self.game, event["power"], event.get("variant"), event.get("card"))
+
+    # --------------------------------------------------------- visibility
+    def _open(self, key: str) -> bool:
+        """Whether the viewer sees what lies in the zone `key`."""
+        if self.viewer is None or key in PUBLIC_ZONES or key.startswith("transfer:"):
+            return True
+        kind, _, owner = key.partition(":")
+        return kind in ("hand", "expedition") and owner == str(self.viewer)
+
+    def visible(self, label: str, source: str, dest: str) -> bool:
+        """Whether the viewer may know which card moved from `source` to `dest`."""
+        if self._open(source) or self._open(dest):
+            return True
+        if not dest.startswith("expedition:"):
+            return False  # into a hand, the Reserve, the discard pile, out of the game: out of sight
+        game = self.game
+        for card in self._ids.get(label, ()):
+            if game.loc[card] == dest and (game.seen[card] or game.rules_of(card).face_up):
+                return True  # everyone saw it go there (not a blind pick), or it lies face up there
+        return False
+
+    def cards_text(self, labels: list[str], sources: list[str], dest: str) -> str:
+        shown = [self.card(label) for label, source in zip(labels, sources) if self.visible(label, source, dest)]
+        hidden = len(labels) - len(shown)
+        if hidden:
+            shown.append("a card" if hidden == 1 else f"{hidden} cards")
+        return ", ".join(shown)
+
+    # ------------------------------------------------------------- lines
+    def new_lines(self) -> list[Line]:
+        """The lines of the events logged since the last call."""
+        log = self.game.log
+        lines: list[Line] = []
+        for event in log[self.seen:]:
+            lines.extend(self.lines_of(event))
+        self.seen = len(log)
+        return lines
+
+    def lines_of(self, event: dict) -> list[Line]:
+        kind = event["event"]
+        round_no = event.get("round", 0)
+        texts = getattr(self, f"_{kind}", None)
+        if texts is None:
+            return []
+        power = event.get("power")
+        return [Line(text, kind, round_no, power, event.get("variant") if power else None) for text in texts(event)]
+
+    def _game_start(self, e: dict) -> list[str]:
+        factions = ", ".join(power_label(self.game, f, v) for f, v in e["factions"])
+        added = f"; added: {', '.join(e['added'])}" if e.get("added") else ""
+        return [f"A game of {e['scenario']} for {e['players']} players: {factions}{added}."]
+
+    def _deal(self, e: dict) -> list[str]:
+        sizes = sorted({len(h) for h in e["hands"]})
+        each = "/".join(map(str, sizes))
+        return [f"Round {e['round']}: {each} cards dealt to each Community, {len(e['reserve'])} in the Reserve."]
+
+    def _transfer(self, e: dict) -> list[str]:
+        return [f"{self.community(p['from'])} passes {self.card(p['card'])} to {self.zone('transfer:' + str(p['to']))}."
+                for p in e["passes"]]
+
+    def _encounter(self, e: dict) -> list[str]:
+        card = f"New trick: the Encounter card is {self.card(e['card'])}" if e.get("card") else \
+            "New trick: no Encounter card (the Reserve is empty)"
+        named = f" ({e['named']} must be led)" if e.get("named") else ""
+        self.leading = True
+        return [f"{card}; {self.community(e['leader'])} leads{named}."]
+
+    def _play(self, e: dict) -> list[str]:
+        side = e.get("side")
+        if self.leading and side:
+            self.side = side
+            how = f"leads {self.card(e['card'])} on the {side} side"
+        else:
+            how = f"plays {self.card(e['card'])}"
+        self.leading = False
+        cut = " and cuts" if e.get("trump") else ""
+        return [f"{self.community(e['seat'])} {how}{cut}."]
+
+    def _win(self, e: dict) -> list[str]:
+        led = f"{e['led']} led" if e.get("led") else "no Faction led"
+        side = f" on the {self.side} side" if self.side else ""
+        blocked = " (power blocked)" if e.get("blocked") else ""
+        return [f"Trick won by {self.community(e['seat'])}: {led}{side}{blocked} - {', '.join(e.get('cards', []))}"]
+
+    def _power(self, e: dict) -> list[str]:
+        return [f"{self.cause(e)}: the power of the Faction led acts for {self.community(e['seat'])}."]
+
+    def _move(self, e: dict) -> list[str]:
+        labels, sources, dest = e["cards"], e["from"], e["to"]
+        what = self.cards_text(labels, sources, dest)
+        origins = list(dict.fromkeys(sources))
+        if origins == [dest]:
+            return [f"{self.cause(e)}: {what} stay{'s' if len(labels) == 1 else ''} in {self.zone(dest)}."]
+        source = ", ".join(self.zone(s) for s in origins)
+        dest_owner = dest.partition(":")[2]
+        if dest.startswith("expedition:") and len(origins) == 1 and origins[0].startswith("expedition:"):
+            giver, taker = int(origins[0].partition(":")[2]), int(dest_owner)
+            if len(labels) == 1:  # one card dealt out: who takes it
+                return [f"{self.cause(e)}: {self.community(taker)} takes {what} from {self.zone(origins[0])}."]
+            return [f"{self.cause(e)}: {self.community(giver)} gives {what} to {self.zone(dest)}."]
+        return [f"{self.cause(e)}: {what} {'goes' if len(labels) == 1 else 'go'} from {source} to "
+                f"{self.zone(dest, e.get('position'))}."]
+
+    def _score(self, e: dict) -> list[str]:
+        amount = e["amount"]
+        verb = "gains" if amount >= 0 else "loses"
+        return [f"{self.cause(e)}: {self.community(e['seat'])} {verb} {abs(amount)} "
+                f"Survivor{'s' if abs(amount) != 1 else ''} this round."]
+
+    def _next_leader(self, e: dict) -> list[str]:
+        return [f"{self.cause(e)}: {self.community(e['seat'])} will lead the next trick."]
+
+    def _next_lead(self, e: dict) -> list[str]:
+        return [f"{self.cause(e)}: the next trick must be led with {e['faction']}."]
+
+    def _count(self, e: dict) -> list[str]:
+        changes = ", ".join(f"{self.community(s)} {signed(d)} \u2192 {p}"
+                            for s, (d, p) in enumerate(zip(e["deltas"], e["populations"])))
+        return [f"End of round {e['round']}: {changes}."]
+
+    def _faction_change(self, e: dict) -> list[str]:
+        return [f"Faction change: {e['old']} is replaced by {e['new']} (its basic power)."]
+
+    def _power_drawn(self, e: dict) -> list[str]:
+        return [f"Power drawn: {e['name']}."]
+
+    def _game_over(self, e: dict) -> list[str]:
+        return ["Game over. " + winners_text(e["winners"], you=self.viewer)]
+
+
+def narrate(game: Game, viewer: int | None = None) -> list[Line]:
+    """Every line of a game's log so far, as `viewer` may know it now (see Narrator)."""
+    return Narrator(game, viewer).new_lines()
+
+
+__all__ = ["Line", "Narrator", "narrate", "signed"]

@@ -1,0 +1,324 @@
+"""A game at the table: one person at a seat, a bot at every other, started, saved, resumed and taken back.
+
+Used by the terminal game and the web table alike. The game is replayable:
+a save holds the scenario, the options, the seed, the answers and the bots,
+and replaying the answers rebuilds the game exactly, the bots included (each
+is shown again every decision it made, so that its random source is where it
+was). Taking back the person's last answer is such a replay, one answer short
+of it (with everything the bots answered after it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from happydayz.base.errors import Diagnostic, HappyError, Span, UsageError
+from happydayz.base.files import write_atomic
+from happydayz.data.environment import Environment
+from happydayz.kernel.game import Decision, Game
+from happydayz.kernel.savegame import S_REPLAY, SaveProblem, checksum, dumps_record, new_game, read_save, save_record
+from happydayz.kernel.setup import prepare
+from happydayz.kernel.tables import SIDES
+from happydayz.language import vm
+from happydayz.players.agents import Agent
+from happydayz.players.registry import BOTS, make_bots, parse_bots
+from happydayz.table.breakdown import breakdown
+from happydayz.table.narration import Line, Narrator
+from happydayz.table.powers import power_label, powers_in_play
+
+#: Decisions answered by picking a card (their options' values are card ids, or (card, side) for a lead).
+CARD_DECISIONS = ("transfer", "lead", "follow")
+
+
+def bot_names(spec: str | Sequence[str] | None, players: int, seat: int) -> list[str]:
+    """A bot name for every seat (the person's own is never asked) from `--bots`.
+
+    One name for every other seat, one per seat, or one per other seat in seat
+    order. Raises UsageError (an unknown bot, a list of the wrong length).
+    """
+    if spec is None:
+        return ["random"] * players
+    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else [str(n).strip() for n in spec]
+    if len(names) == players - 1 and players > 2:
+        names = names[:seat] + ["random"] + names[seat:]
+    return parse_bots(names, players)
+
+
+def prompt_of(game: Game, decision: Decision) -> str:
+    """A decision's prompt, naming the power that asks it ("Name (TITLE): Choose ...")."""
+    asking = game.asking_power() if decision is game.decision else None
+    if asking is None:
+        return decision.prompt
+    name, variant, _ = asking
+    return f"{power_label(game, name, variant)}: {decision.prompt}"
+
+
+def card_order(game: Game):
+    """A sort key for cards: by the rank of their Faction in play (always-in-play first), then by value."""
+    order = {name: i for i, name in enumerate(dict.fromkeys(game.factions_in_play()))}
+    cards = game.cards
+
+    def key(card: int) -> tuple:
+        spec = cards[card]
+        return (order.get(spec.faction, len(order)), spec.faction, spec.value if spec.value is not None else -1, card)
+    return key
+
+
+def option_card(decision: Decision, index: int) -> int | None:
+    """The card an option of a card decision plays or passes."""
+    value = decision.options[index].value
+    if decision.kind == "lead":
+        return value[0]
+    return value if decision.kind in CARD_DECISIONS else None
+
+
+def sorted_options(game: Game, decision: Decision) -> list[int]:
+    """The indexes of a decision's options in the order to show them: cards sorted as the hand is."""
+    indexes = list(range(len(decision.options)))
+    if decision.kind not in CARD_DECISIONS:
+        return indexes
+    key = card_order(game)
+    return sorted(indexes, key=lambda i: (key(option_card(decision, i)), i))
+
+
+def _answers_span(file: str) -> Span:
+    """Where the "answers" key of a save file is (line 1, column 1 if the file cannot be read)."""
+    try:
+        lines = Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return Span(file, 1, 1)
+    for number, line in enumerate(lines, start=1):
+        column = line.find('"answers"')
+        if column >= 0:
+            return Span(file, number, column + 1, number, column + 1 + len('"answers"'))
+    return Span(file, 1, 1)
+
+
+class TableSession:
+    """One person at `seat`; a bot named `bots[s]` plays every other seat s."""
+
+    def __init__(self, game: Game, seat: int, bots: Sequence[str], scenario_ref: str,
+                 env: Environment | None = None) -> None:
+        if not 0 <= seat < game.n:
+            raise UsageError(f"seat {seat} is not a seat of this {game.n}-player game: choose 0 to {game.n - 1}")
+        self.game = game
+        self.seat = seat
+        self.bot_names = list(bots)
+        self.scenario_ref = scenario_ref
+        self.env = env if env is not None else Environment()
+        self.bots: list[Agent] = make_bots(self.bot_names, game.seed)
+        for s, bot in enumerate(self.bots):
+            bind = getattr(bot, "bind", None)
+            if bind is not None:  # bots that read the compiled powers
+                bind(game.setup, s)
+        self.narrator = Narrator(game, seat)
+        self.lines: list[Line] = self.narrator.new_lines()
+        self.actors: list[int] = []  # who gave each answer of game.answers
+        self.texts: dict = {}  # (power file, variant) -> card text, read once
+
+    # ------------------------------------------------------------ making one
+    @classmethod
+    def start(cls, env: Environment, scenario_ref: str | os.PathLike | None, players: int | None = None,
+              seat: int = 0, seed: int = 0, express: bool = False, promos: bool = False,
+              random_powers: bool = False, bots: str | Sequence[str] | None = None) -> "TableSession":
+        """A new game; the bots play up to the person's first decision."""
+        setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers)
+        if not 0 <= seat < setup.n:
+            raise UsageError(f"--seat {seat} is not a seat of a {setup.n}-player game: choose 0 to {setup.n - 1}")
+        reference = str(scenario_ref if scenario_ref is not None else scenario.id)
+        session = cls(Game(setup, seed), seat, bot_names(bots, setup.n, seat), reference, env)
+        session.run_bots()
+        return session
+
+    @classmethod
+    def from_record(cls, data: dict, env: Environment | None = None, file: str = "<save>",
+                    seat: int | None = None) -> "TableSession":
+        """The game of validated save data (see kernel.savegame.read_save), replayed to where it was."""
+        env = env if env is not None else Environment()
+        seat = data.get("seat", seat if seat is not None else 0)
+        game = new_game(data, env)
+        names = data.get("bots")
+        session = cls(game, seat, parse_bots(names, game.n) if names else ["random"] * game.n,
+                      data["scenario"], env)
+        session.replay(data["answers"], file)
+        session.run_bots()
+        return session
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike, env: Environment | None = None, seat: int = 0) -> "TableSession":
+        """A saved game. Raises HappyError for a bad save file."""
+        return cls.from_record(read_save(path), env, str(path), seat)
+
+    def replay(self, answers: Sequence[int], file: str = "<save>") -> None:
+        """Apply saved answers, letting each bot see again the decisions it made. Raises SaveProblem."""
+        game = self.game
+        for number, answer in enumerate(answers):
+            decision = game.decision
+            if decision is None:
+                raise SaveProblem(Diagnostic(_answers_span(file), f"answers: the game is over after {number} answers, "
+                                                               f"but there are {len(answers)}", S_REPLAY))
+            if decision.actor != self.seat and 0 <= answer < len(decision.options):
+                self.bots[decision.actor].decide(game.observe(decision.actor), decision)
+            try:
+                self._apply(answer)
+            except HappyError as exc:
+                raise SaveProblem(Diagnostic(_answers_span(file), f"answers: answer #{number + 1} does not replay: "
+                                                               f"{exc.diagnostics[0].message}", S_REPLAY)) from None
+
+    # -------------------------------------------------------------- playing
+    @property
+    def over(self) -> bool:
+        return self.game.decision is None
+
+    @property
+    def my_turn(self) -> bool:
+        decision = self.game.decision
+        return decision is not None and decision.actor == self.seat
+
+    def _apply(self, index: int) -> list[Line]:
+        actor = self.game.decision.actor
+        self.game.apply(index)
+        self.actors.append(actor)
+        lines = self.narrator.new_lines()
+        self.lines.extend(lines)
+        return lines
+
+    def answer(self, index: int) -> list[Line]:
+        """The person's answer (an option's index); then the bots play up to the person's next decision.
+
+        Raises UsageError when it is not the person's turn or the index is not an option.
+        """
+        decision = self.game.decision
+        if decision is None or decision.actor != self.seat:
+            raise UsageError("it is not your turn to answer")
+        if type(index) is not int or not 0 <= index < len(decision.options):
+            raise UsageError(f"there is no option {index!r}: choose 0 to {len(decision.options) - 1}")
+        lines = self._apply(index)
+        return lines + self.run_bots()
+
+    def run_bots(self) -> list[Line]:
+        """Let the bots answer until the person must decide or the game is over."""
+        lines: list[Line] = []
+        game = self.game
+        while (decision := game.decision) is not None and decision.actor != self.seat:
+            lines += self._apply(self.bots[decision.actor].decide(game.observe(decision.actor), decision))
+        return lines
+
+    # ------------------------------------------------------------ saving
+    def record(self) -> dict:
+        """The save data: kernel.savegame's, with the seat and the bots."""
+        data = save_record(self.game, self.scenario_ref, seat=self.seat, env=self.env)
+        stamped = data.pop("checksum", None) is not None
+        data["bots"] = list(self.bot_names)
+        if stamped:  # the checksum covers the bots too, and stays last
+            data["checksum"] = checksum(data)
+        return data
+
+    def save(self, path: str | os.PathLike) -> dict:
+        """Write a save file (atomically); its data."""
+        data = self.record()
+        write_atomic(path, dumps_record(data), error=SaveProblem, what="save file")  # never over a folder or device
+        return data
+
+    def can_take_back(self) -> bool:
+        return self.seat in self.actors
+
+    def take_back(self) -> "TableSession":
+        """The game as it was before the person's last answer (a new session, replayed from the start).
+
+        Raises UsageError when the person has not answered yet.
+        """
+        if not self.can_take_back():
+            raise UsageError("there is no answer of yours to take back")
+        last = len(self.actors) - 1 - self.actors[::-1].index(self.seat)
+        data = {**self.record(), "answers": list(self.game.answers[:last])}
+        session = TableSession(new_game(data, self.env), self.seat, self.bot_names, self.scenario_ref, self.env)
+        session.texts = self.texts
+        session.replay(data["answers"])
+        return session
+
+    # -------------------------------------------------------------- views
+    def hand(self) -> list[int]:
+        """The person's hand, sorted; during the Transfer, without the cards already chosen to pass."""
+        game = self.game
+        held = list(game.zone("hand", self.seat))
+        if game.decision is not None and game.decision.kind == "transfer":
+            for giver, _, card in game.transfer_picks:
+                if giver == self.seat and card in held:
+                    held.remove(card)
+        return sorted(held, key=card_order(game))
+
+    def passing(self) -> list[tuple[int, int]]:
+        """(card, receiver) of the Transfer cards the person has chosen this round, until they are passed."""
+        game = self.game
+        if game.decision is None or game.decision.kind != "transfer":
+            return []
+        return [(card, receiver) for giver, receiver, card in game.transfer_picks if giver == self.seat and card >= 0]
+
+    def card_record(self, card: int) -> dict:
+        spec = self.game.cards[card]
+        return {"id": card, "label": spec.label, "faction": spec.faction, "value": spec.value,
+                "survivors": spec.survivors}
+
+    def decision_record(self) -> dict | None:
+        """The person's pending decision: its kind, its prompt naming the power, the options in showing order."""
+        game = self.game
+        decision = game.decision
+        if decision is None or decision.actor != self.seat:
+            return None
+        options = []
+        for index in sorted_options(game, decision):
+            option = decision.options[index]
+            entry: dict[str, Any] = {"index": index, "label": option.label}
+            card = option_card(decision, index)
+            if card is not None:
+                entry["card"] = card
+            if decision.kind == "lead":
+                entry["side"] = option.value[1]
+            if option.value is vm.STOP:
+                entry["stop"] = True
+            options.append(entry)
+        asking = game.asking_power()
+        return {"kind": decision.kind, "prompt": prompt_of(game, decision), "options": options,
+                "power": power_label(game, asking[0], asking[1]) if asking else None, "sides": list(SIDES)}
+
+    def view(self) -> dict:
+        """Everything the person may see, as JSON data (Game.observe and no more)."""
+        game = self.game
+        obs = game.observe(self.seat)
+        n = game.n
+        trick = obs["trick"]
+        return {
+            "scenario": {"id": game.setup.scenario.id, "title": game.setup.scenario.title, "ref": self.scenario_ref},
+            "seat": self.seat, "players": n, "seed": game.seed, "bots": list(self.bot_names),
+            "round": obs["round"], "rounds": obs["rounds"], "over": self.over,
+            "winners": list(game.winners) if game.over else None,
+            "communities": [{
+                "seat": s, "label": game.seat_label(s), "you": s == self.seat, "bot": None if s == self.seat else
+                self.bot_names[s], "population": obs["populations"][s], "round_gain": obs["round_gains"][s],
+                "hand_size": obs["hand_sizes"][s], "expedition_size": obs["expedition_sizes"][s],
+                "face_up": [self.card_record(c["id"]) for c in obs["expedition_face_up"][s]],
+                "known": [self.card_record(c["id"]) for c in obs["expedition_known"][s]],
+                "transfer": [self.card_record(c["id"]) for c in obs["transfer"][s]],
+            } for s in range(n)],
+            "hand": [self.card_record(c) for c in self.hand()],
+            "passing": [{**self.card_record(c), "to": r} for c, r in self.passing()],
+            "encounter": self.card_record(obs["encounter"]["id"]) if obs["encounter"] else None,
+            "reserve_size": obs["reserve_size"],
+            "trick": None if trick is None else {
+                "leader": trick["leader"], "side": trick["side"], "led": trick["led"],
+                "plays": [{**self.card_record(p["id"]), "seat": p["seat"], "trump": p["trump"]}
+                          for p in trick["plays"]]},
+            "decision": self.decision_record(),
+            "powers": [p.record() for p in powers_in_play(game, self.env, self.texts)],
+            "breakdown": [r.record() for r in breakdown(game)],
+            "narration": [line.record() for line in self.lines],
+            "answers": len(game.answers),
+            "can_take_back": self.can_take_back(),
+        }
+
+
+__all__ = ["TableSession", "bot_names", "prompt_of", "card_order", "sorted_options", "option_card", "BOTS",
+           "CARD_DECISIONS"]

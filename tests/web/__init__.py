@@ -1,0 +1,1 @@
+"""The web table's tests (a package, so that its conftest does not shadow tests/conftest.py)."""
