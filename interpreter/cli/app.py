@@ -4,28 +4,35 @@ Each command lives in a module of this package that adds its sub-parser (see
 COMMANDS); its `run(args)` calls the library with `args.env`, the Environment
 made here from the global options. Exit codes: 0 success, 1 invalid input
 found (a check with errors, a bad scenario or save file), 2 a usage error,
-130 interrupted. A user's mistake never prints a traceback.
+130 interrupted (Ctrl-C, or SIGTERM, which is treated the same). No failure
+prints a traceback: what is not a user's mistake becomes one line too
+(docs/reliability.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
-from typing import Callable, Sequence
+import threading
+from typing import Callable, Iterator, Sequence
 
 from happydayz import __version__
 from happydayz.base.errors import HappyError, UsageError, suggest
 from happydayz.cli.authoring import COMMANDS as AUTHORING_COMMANDS
 from happydayz.cli.common import ArgumentParser, promo_flags
 from happydayz.cli.lab import COMMANDS as LAB_COMMANDS
+from happydayz.cli.lsp import COMMANDS as LSP_COMMANDS
 from happydayz.cli.play import COMMANDS as PLAY_COMMANDS
 from happydayz.cli.report import COMMANDS as REPORT_COMMANDS
 from happydayz.cli.scenarios import COMMANDS as SCENARIOS_COMMANDS
+from happydayz.cli.serve import COMMANDS as SERVE_COMMANDS
 from happydayz.data.environment import Environment
 
 #: Each entry adds one sub-parser (which sets `run`); a new command is one more entry.
 COMMANDS: list[Callable] = [*LAB_COMMANDS, *PLAY_COMMANDS, *SCENARIOS_COMMANDS, *AUTHORING_COMMANDS,
-                            *REPORT_COMMANDS]
+                            *REPORT_COMMANDS, *SERVE_COMMANDS, *LSP_COMMANDS]
 
 
 def build_parser() -> ArgumentParser:
@@ -68,7 +75,33 @@ def promo_aliases(argv: list[str], env: Environment) -> list[str]:
     return ["--promos" if a in aliases else a for a in argv]
 
 
+def _terminate_as_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt meanwhile (main thread only): a run stops as on Ctrl-C, keeping its games."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate_as_interrupt)
+    except (ValueError, OSError):  # pragma: no cover - no signals here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    with _sigterm_interrupts():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
@@ -110,6 +143,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a file that cannot be written or read
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"happydayz: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print("happydayz: error: the input is nested too deeply to handle", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("happydayz: error: out of memory", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: one line, never a traceback (docs/reliability.md)
+        text = " ".join(str(exc).split())
+        text = text if len(text) <= 200 else text[:200] + "…"
+        print(f"happydayz: internal error: {type(exc).__name__}: {text} (please report it)", file=sys.stderr)
         return 1
 
 

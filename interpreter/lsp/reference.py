@@ -1,0 +1,90 @@
+"""The language reference by keyword, for hovers: made from docs/language.md.
+
+    python -m happydayz.lsp.reference docs/language.md > interpreter/lsp/reference.json
+
+The docs are not in the wheel, so the entries are generated into
+`reference.json` (package data); a test regenerates it and compares. A
+keyword's entry is every row of the reference's tables whose first cell
+writes the keyword in code, under the heading of its section; a keyword no
+table names in its first column gets the rows and paragraphs that write it in code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from happydayz.authoring.documents import keywords
+
+_CODE = re.compile(r"`([^`]*)`")
+_WORDS = re.compile(r"[a-z]+")
+
+
+def entries(markdown: str, words: frozenset[str] | None = None) -> dict[str, str]:
+    """Keyword -> its reference text (Markdown), from the text of docs/language.md."""
+    words = keywords() if words is None else words
+    section = ""
+    rows: dict[str, list[str]] = {}
+    prose: dict[str, list[str]] = {}
+    in_fence = False
+    stop = "## Every power of both boxes"  # the appendix: the bundled powers, not the reference
+    for line in markdown.splitlines():
+        if line.startswith(stop):
+            break
+        if line.startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+            continue
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not cells or set(cells[0]) <= set("-: ") or len(cells) < 2:
+                continue
+            named = {w for code in _CODE.findall(cells[0]) for w in _WORDS.findall(code)} & words
+            entry = f"**{section}** — `{'`, `'.join(_CODE.findall(cells[0]))}`: " + " — ".join(cells[1:])
+            for word in named:
+                rows.setdefault(word, []).append(entry)
+            for word in {w for cell in cells[1:] for code in _CODE.findall(cell) for w in _WORDS.findall(code)} & words:
+                prose.setdefault(word, []).append(entry)
+        elif line.strip():
+            named = {w for code in _CODE.findall(line) for w in _WORDS.findall(code)} & words
+            for word in named:
+                prose.setdefault(word, []).append(f"**{section}** — {line.strip().lstrip('-* ')}")
+    out = {}
+    for word in sorted(words):
+        found = rows.get(word) or prose.get(word, [])[:3]
+        if found:
+            out[word] = "\n\n".join(dict.fromkeys(found))
+    return out
+
+
+@lru_cache(maxsize=1)
+def reference() -> dict[str, str]:
+    """The shipped entries (reference.json)."""
+    text = resources.files("happydayz.lsp").joinpath("reference.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def render(markdown: str) -> str:
+    return json.dumps(entries(markdown), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m happydayz.lsp.reference docs/language.md > interpreter/lsp/reference.json",
+              file=sys.stderr)
+        return 2
+    sys.stdout.write(render(Path(argv[0]).read_text(encoding="utf-8")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The editor services without a server: the text-based checks agree with `check`, the generated files are current.
+
+- authoring.documents on a file's text gives exactly `check_paths` on the file (every bundled power, box and scenario);
+- interpreter/lsp/reference.json is what docs/language.md makes, and covers every keyword;
+- editors/vscode/syntaxes/power.tmLanguage.json is what grammar/powers.lark makes, and names every keyword.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from happydayz.authoring import documents
+from happydayz.authoring.checking import check_paths
+from happydayz.data.environment import Environment
+from happydayz.lsp import reference as reference_module
+from happydayz.lsp import textmate
+
+ROOT = Path(__file__).resolve().parents[2]
+GRAMMAR = ROOT / "grammar" / "powers.lark"
+TM_FILE = ROOT / "editors" / "vscode" / "syntaxes" / "power.tmLanguage.json"
+FILES = sorted((ROOT / "powers").glob("*.power")) + sorted((ROOT / "boxes").glob("*.yaml")) + \
+    sorted((ROOT / "tests" / "golden" / "diagnostics").glob("C0*.power"))[:12]
+
+
+def grammar_keywords() -> set[str]:
+    """The string literals of grammar/powers.lark made of letters, read from the file itself."""
+    text = re.sub(r"//[^\n]*", "", GRAMMAR.read_text(encoding="utf-8"))
+    text = re.sub(r"/(?:[^/\n\\]|\\.)+/", "", text)  # the terminals' regular expressions
+    return set(re.findall(r'"([A-Za-z]+)"', text))
+
+
+@pytest.fixture(scope="module")
+def env() -> Environment:
+    return Environment()
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_a_documents_text_checks_like_the_file(path, env):
+    text = path.read_text(encoding="utf-8")
+    assert documents.diagnose(text, path, env) == check_paths([path], env)
+
+
+def test_the_keywords_are_the_grammars():
+    assert documents.keywords() == grammar_keywords()
+
+
+def test_the_reference_is_current_and_covers_every_keyword():
+    made = reference_module.render((ROOT / "docs" / "language.md").read_text(encoding="utf-8"))
+    shipped = (ROOT / "interpreter" / "lsp" / "reference.json").read_text(encoding="utf-8")
+    assert shipped == made, "regenerate: python -m happydayz.lsp.reference docs/language.md > interpreter/lsp/reference.json"
+    missing = grammar_keywords() - set(json.loads(shipped))
+    assert not missing, f"keywords without a reference entry (write them in docs/language.md): {sorted(missing)}"
+
+
+def test_the_textmate_grammar_is_current():
+    assert TM_FILE.read_text(encoding="utf-8") == textmate.render(), (
+        "regenerate: python -m happydayz.lsp.textmate > editors/vscode/syntaxes/power.tmLanguage.json")
+
+
+def test_the_textmate_grammar_highlights_every_keyword():
+    grammar = json.loads(TM_FILE.read_text(encoding="utf-8"))
+    highlighted = set()
+    for pattern in grammar["patterns"]:
+        match = re.fullmatch(r"\\b\(\?:(.*)\)\\b", pattern["match"])
+        if match:
+            highlighted.update(match.group(1).split("|"))
+    missing = grammar_keywords() - highlighted
+    assert not missing, f"keywords of grammar/powers.lark missing from the TextMate grammar: {sorted(missing)}"
+
+
+def test_the_textmate_patterns_match_the_keywords_they_name():
+    grammar = json.loads(TM_FILE.read_text(encoding="utf-8"))
+    for word in sorted(grammar_keywords()):
+        scopes = [p["name"] for p in grammar["patterns"] if re.fullmatch(p["match"], word)]
+        assert scopes and not scopes[0].startswith("entity."), word
+
+
+def test_the_vscode_extension_starts_happydayz_lsp():
+    package = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    assert package["contributes"]["configuration"]["properties"]["happydayz.command"]["default"] == ["happydayz", "lsp"]
+    assert package["contributes"]["grammars"][0]["path"] == "./syntaxes/power.tmLanguage.json"
+    assert package["contributes"]["grammars"][0]["scopeName"] == textmate.SCOPE
+    assert (ROOT / "editors" / "vscode" / package["main"]).is_file()
+
+
+def test_lsp_is_a_command():
+    out = subprocess.run([sys.executable, "-m", "happydayz", "lsp", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "Language Server Protocol" in out.stdout
+
+
+def test_word_positions(env):
+    text = 'power Goblins {\n  for faction "Police Officers"\n}\n'
+    assert documents.word_at(text, 2, 16) == ('"Police Officers"', 15, 32)
+    assert documents.word_at(text, 1, 3) == ("power", 1, 6)
+    assert documents.word_at(text, 1, 6) is None or documents.word_at(text, 1, 6)[0] == "power"
+    assert documents.word_at(text, 9, 1) is None
