@@ -7,6 +7,7 @@ a cap), and records the type of each expression for the compiler.
 from __future__ import annotations
 
 import difflib
+import operator
 from dataclasses import dataclass, field
 
 from happydayz.language import ast
@@ -519,7 +520,6 @@ def _constant_truth(n: ast.Node) -> bool | None:
         return None
     left, right, op = n.left, n.right, n.op
     if isinstance(left, ast.IntLit) and isinstance(right, ast.IntLit):
-        import operator
         fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
         return fn[op](left.value, right.value) if op in fn else None
     if _never_negative(left) and isinstance(right, ast.IntLit) and right.value == 0 and not isinstance(left, ast.IntLit):
