@@ -30,7 +30,8 @@ from happydayz.language import ast
 from happydayz.language.cardtext import card_text
 from happydayz.language.checker import CheckedPower, check
 from happydayz.language.formatter import format_source
-from happydayz.language.parser import lark_parser, parse, parse_file
+from happydayz.language.grammar import lark_parser
+from happydayz.language.parser import parse, parse_file
 
 VARIANTS = ("basic", "positive", "negative")
 #: Names the language gives values to (docs/language.md, "Built-in names"): offered where a name may stand.

@@ -6,7 +6,9 @@ only ever see these classes. Each grammar alias maps to one class here.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from happydayz.base.errors import Diagnostic, Span
 
@@ -282,7 +284,20 @@ class PowerFile(Node):
     source: str  # the text, for diagnostics
 
 
+# ------------------------------------------------------------ kinds of node
+# Which walker must handle which classes (tests/language/test_walkers.py checks each).
+
+EXPRESSIONS: tuple[type[Node], ...] = (IntLit, FactionLit, NameRef, BareAttr, AttrOf, ZoneRef, Neighbour, Call,
+                                       Comprehension, ListLit, Arith, Neg, Logic, Not, Compare, Where, Except,
+                                       Otherwise, WithExtreme)
+EFFECTS: tuple[type[Node], ...] = (Move, Draw, Deal, Score, NextLeader, NextLead)  # the statements that change the game
+STATEMENTS: tuple[type[Node], ...] = (Let, SetVar, Choose, Ask, If, Each, Repeat) + EFFECTS
+PARTS: tuple[type[Node], ...] = (Block, Dest, SortKey, Hook, Rule, Variant, Binding, PowerFile)  # the rest of a file
+NODE_CLASSES: dict[str, type[Node]] = {cls.__name__: cls for cls in EXPRESSIONS + STATEMENTS + PARTS}
+
 # ---------------------------------------------------------------- walking
+# Walks that treat every node alike, by its fields; a walk that depends on the
+# node's class is a Visitor (visitor.py).
 
 
 def walk(node: Node):
@@ -299,6 +314,19 @@ def _nodes_in(value: object):
     elif isinstance(value, tuple):
         for item in value:
             yield from _nodes_in(item)
+
+
+def strip_spans(node: Any) -> Any:
+    """A syntax tree as plain nested tuples, without spans nor a file's text: equal for the same code."""
+    if isinstance(node, Node):
+        return (type(node).__name__,) + tuple(
+            (f.name, strip_spans(getattr(node, f.name)))
+            for f in dataclasses.fields(node)
+            if f.name != "span" and not (f.name == "source" and isinstance(node, PowerFile))
+        )
+    if isinstance(node, (tuple, list)):
+        return tuple(strip_spans(n) for n in node)
+    return node
 
 
 def too_deep(filename: str) -> Diagnostic:

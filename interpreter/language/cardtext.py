@@ -21,63 +21,24 @@ from pathlib import Path
 
 from happydayz.language import ast
 from happydayz.language.checker import CARD, COMMUNITY, ELEMENT_OF, FACTION, CheckedPower, as_set, check
+from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NOUNS, COMPARISON_WORDS, NAMES,
+                                        ZONE_FROM_WORDS, ZONE_WORDS, article, cap, join_words, plural, singular,
+                                        survivors)
 from happydayz.language.parser import parse_file
+from happydayz.language.visitor import Visitor
 from happydayz.base.resources import data_dir
 
 GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
 GOLDEN_COMMAND = "python -m happydayz.language.cardtext --write-golden tests/golden/cardtext"
 
-VARIANT_WORDS = {"basic": "Basic", "positive": "Positive", "negative": "Negative"}
 BINDING_WORDS = {
     "faction": "Faction power",
     "card": "Card power (for the card that carries it)",
     "added": "Added power",
 }
-
-# ------------------------------------------------------------------ words
-
-
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
-
-
-def article(word: str) -> str:
-    return "an" if word[:1].upper() in "AEIOU" else "a"
-
-
-def singular(name: str) -> str:
-    """One card of a Faction: the Faction's name in the singular (English rules only)."""
-    head, _, last = name.rpartition(" ")
-    if last.endswith("ren") and len(last) > 4:
-        last = last[:-3]
-    elif last.endswith("s") and not last.endswith("ss") and len(last) > 1:
-        last = last[:-1]
-    return f"{head} {last}" if head else last
-
-
-def plural(name: str) -> str:
-    """Several cards of a Faction: the name as written, or with an s when it is singular."""
-    return name if singular(name) != name else name + "s"
-
-
-def join_words(items: list[str], last: str = "and") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
-
-
-def survivors(n: int) -> str:
-    return f"{n} Survivor" + ("" if n == 1 else "s")
-
-
-_ZONE_IN = {"hand": "hand", "transfer": "Transfer zone", "held": "hand and Transfer zone", "expedition": "Expedition zone"}
-_ZONE_FROM = {"hand": "hand", "transfer": "Transfer zone", "held": "hand or Transfer zone", "expedition": "Expedition zone"}
-_DEST_ZONE = {"hand": "hand", "transfer": "Transfer zone", "expedition": "Expedition zone"}
-_OP_WORDS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
-_ATTR_OP = {"==": "of", "!=": "other than", "<": "below", "<=": "of at most", ">": "above", ">=": "of at least"}
+# Operators seen from the other side (`3 < x` is `x > 3`), and negated (`not x < 3` is `x >= 3`).
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
-_ATTR_NOUN = {"value": "value", "survivors": "Survivors", "faction": "Faction"}
 
 # ------------------------------------------------------------- references
 
@@ -183,8 +144,6 @@ class NP:
         return self.definite()
 
     def is_many(self) -> bool:
-        if self.ref or self.indef:
-            return not self.one
         return not self.one
 
     def a_one(self) -> str:
@@ -259,7 +218,17 @@ def indent(lines: list[Line]) -> list[Line]:
     return [(d + 1, t) for d, t in lines]
 
 
-class Renderer:
+class Renderer(Visitor):
+    """The card text of one checked power.
+
+    Four walks: `group` names Cards, Communities or Factions (an NP), `num` says
+    a number, `cond` a condition, `statement` what a statement does. Where a
+    walk has no words of its own for an expression it borrows another's: a
+    number becomes a group of one, a group where a number goes is named in
+    full. `who` and `faction` are not walks: a few shapes have words of their
+    own there, and anything else is named as a group.
+    """
+
     def __init__(self, checked: CheckedPower):
         self.power = checked.power
         self.types = checked.types
@@ -311,7 +280,7 @@ class Renderer:
             return node.name
         if isinstance(node, ast.NameRef):
             if node.name == "led":
-                return "the Faction led"
+                return NAMES["led"]
             v = ctx.vars.get(node.name)
             if v is not None:
                 if v.inline is not None:
@@ -323,54 +292,67 @@ class Renderer:
 
     # -------------------------------------------------------------- groups
     def group(self, n: ast.Node, ctx: Ctx) -> NP:
-        if isinstance(n, ast.NameRef):
-            return self.named_group(n, ctx)
-        if isinstance(n, ast.ZoneRef):
-            owner = self.who(n.owner, ctx)
-            return NP(CARD, loc_in=f" in {owner.poss} {_ZONE_IN[n.zone]}",
-                      loc_from=f" from {owner.poss} {_ZONE_FROM[n.zone]}", owner=owner)
-        if isinstance(n, ast.Where):
-            return self.filtered(self.group(n.source, ctx).opened(), n.condition, ctx, self.element_of(n.source))
-        if isinstance(n, ast.Except):
-            base = self.group(n.source, ctx).opened()
-            if self.element_of(n.source) == FACTION or isinstance(n.removed, (ast.FactionLit, ast.ListLit)):
-                removed = self.faction_list(n.removed, ctx)
-            else:
-                removed = self.group(n.removed, ctx).definite()
-            return replace(base, posts=base.posts + ((f"other than {removed}",) * 2,), the_all=None)
-        if isinstance(n, ast.Otherwise):
-            first, fallback = self.group(n.first, ctx), self.group(n.fallback, ctx)
-            return EitherNP(first.elem, first.sg, first.pl, first=first, fallback=fallback)
-        if isinstance(n, ast.WithExtreme):
-            return self.extreme_group(n, ctx)
-        if isinstance(n, ast.Call):
-            return self.call_group(n, ctx)
-        if isinstance(n, ast.Arith) and n.op == "+":
-            left, right = self.group(n.left, ctx), self.group(n.right, ctx)
-            return NP(left.elem, left.sg, left.pl, whole=f"{left.definite()} and {right.definite()}")
-        if isinstance(n, ast.ListLit):
-            elem = self.element_of(n)
-            if elem == FACTION:
-                return NP(FACTION, "Faction", "Factions", whole=self.faction_list(n, ctx), one=len(n.items) == 1)
-            parts = [self.group(i, ctx).definite() for i in n.items]
-            return NP(elem, whole=join_words(parts) or "nothing", one=len(n.items) == 1)
-        if isinstance(n, ast.Neighbour):
-            w = self.who(n, ctx)
-            return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
-        if isinstance(n, ast.FactionLit):
-            return NP(FACTION, "Faction", "Factions", ref=(n.name, n.name), one=True)
-        if isinstance(n, ast.AttrOf) and n.attr == "faction":
-            f = self.faction(n, ctx)
-            return NP(FACTION, "Faction", "Factions", ref=(f, f), one=True)
+        return self.handler("group", n)(n, ctx)
+
+    def group_ZoneRef(self, n: ast.ZoneRef, ctx: Ctx) -> NP:
+        owner = self.who(n.owner, ctx)
+        return NP(CARD, loc_in=f" in {owner.poss} {ZONE_WORDS[n.zone]}",
+                  loc_from=f" from {owner.poss} {ZONE_FROM_WORDS[n.zone]}", owner=owner)
+
+    def group_Where(self, n: ast.Where, ctx: Ctx) -> NP:
+        return self.filtered(self.group(n.source, ctx).opened(), n.condition, ctx, self.element_of(n.source))
+
+    def group_Except(self, n: ast.Except, ctx: Ctx) -> NP:
+        base = self.group(n.source, ctx).opened()
+        if self.element_of(n.source) == FACTION or isinstance(n.removed, (ast.FactionLit, ast.ListLit)):
+            removed = self.faction_list(n.removed, ctx)
+        else:
+            removed = self.group(n.removed, ctx).definite()
+        return replace(base, posts=base.posts + ((f"other than {removed}",) * 2,), the_all=None)
+
+    def group_Otherwise(self, n: ast.Otherwise, ctx: Ctx) -> NP:
+        first, fallback = self.group(n.first, ctx), self.group(n.fallback, ctx)
+        return EitherNP(first.elem, first.sg, first.pl, first=first, fallback=fallback)
+
+    def group_Arith(self, n: ast.Arith, ctx: Ctx) -> NP:
+        if n.op != "+":
+            return self.group_of_one(n, ctx)
+        left, right = self.group(n.left, ctx), self.group(n.right, ctx)
+        return NP(left.elem, left.sg, left.pl, whole=f"{left.definite()} and {right.definite()}")
+
+    def group_ListLit(self, n: ast.ListLit, ctx: Ctx) -> NP:
+        elem = self.element_of(n)
+        if elem == FACTION:
+            return NP(FACTION, "Faction", "Factions", whole=self.faction_list(n, ctx), one=len(n.items) == 1)
+        parts = [self.group(i, ctx).definite() for i in n.items]
+        return NP(elem, whole=join_words(parts) or "nothing", one=len(n.items) == 1)
+
+    def group_Neighbour(self, n: ast.Neighbour, ctx: Ctx) -> NP:
+        w = self.who(n, ctx)
+        return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+
+    def group_FactionLit(self, n: ast.FactionLit, ctx: Ctx) -> NP:
+        return NP(FACTION, "Faction", "Factions", ref=(n.name, n.name), one=True)
+
+    def group_AttrOf(self, n: ast.AttrOf, ctx: Ctx) -> NP:
+        if n.attr != "faction":
+            return self.group_of_one(n, ctx)
+        f = self.faction(n, ctx)
+        return NP(FACTION, "Faction", "Factions", ref=(f, f), one=True)
+
+    def group_of_one(self, n: ast.Node, ctx: Ctx) -> NP:
+        """One thing named by its number words: a number, a card's value."""
         text = self.num(n, ctx)
         return NP(self.element_of(n), ref=(text, text), one=True)
+
+    group_IntLit = group_BareAttr = group_Comprehension = group_Neg = group_of_one
 
     def faction_list(self, n: ast.Node, ctx: Ctx) -> str:
         if isinstance(n, ast.ListLit):
             return join_words([self.faction(i, ctx) for i in n.items]) or "no Faction"
         return self.faction(n, ctx)
 
-    def named_group(self, n: ast.NameRef, ctx: Ctx) -> NP:
+    def group_NameRef(self, n: ast.NameRef, ctx: Ctx) -> NP:
         name = n.name
         v = ctx.vars.get(name)
         if v is not None:
@@ -390,29 +372,28 @@ class Renderer:
             return NP(CARD, ref=ref, one=True)
         if name == "others":
             return NP(COMMUNITY, "other Community", "other Communities", a_head="another Community",
-                      the_all="the other Communities", order=", starting with your left neighbour")
+                      the_all=NAMES["others"], order=", starting with your left neighbour")
         if name == "everyone":
             return NP(COMMUNITY, "Community", "Communities", a_head="any Community", tail=", yourself included",
-                      the_all="every Community", order=", starting with you")
+                      the_all=NAMES["everyone"], order=", starting with you")
         if name == "factions":
-            return NP(FACTION, "Faction in play", "Factions in play", the_all="the Factions in play")
+            return NP(FACTION, "Faction in play", "Factions in play", the_all=NAMES["factions"])
         if name == "reserve":
-            return NP(CARD, loc_in=" in the Reserve", loc_from=" from the Reserve", the_all="the Reserve")
+            return NP(CARD, loc_in=" in the Reserve", loc_from=" from the Reserve", the_all=NAMES["reserve"])
         if name == "trick":
             return NP(CARD, loc_in=" of this trick", loc_from=" from this trick")
         if name == "encounter":
-            return NP(CARD, "Encounter card", "Encounter cards", whole="the Encounter card", one=True)
+            return NP(CARD, "Encounter card", "Encounter cards", whole=NAMES["encounter"], one=True)
         if name == "this":
-            return NP(CARD, whole="this card", one=True)
+            return NP(CARD, whole=NAMES["this"], one=True)
         if name == "played":
-            return NP(CARD, whole="the card played", one=True)
+            return NP(CARD, whole=NAMES["played"], one=True)
         if name in ("self", "leader"):
             w = self.who(n, ctx)
             return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
         if name == "led":
-            return NP(FACTION, "Faction", "Factions", ref=("the Faction led", "the Faction led"), one=True)
-        text = self.num(n, ctx)
-        return NP(self.element_of(n), ref=(text, text), one=True)
+            return NP(FACTION, "Faction", "Factions", ref=(NAMES["led"], NAMES["led"]), one=True)
+        return self.group_of_one(n, ctx)
 
     def thing_ref(self, v: Var, ctx: Ctx) -> tuple[str, str]:
         """A chosen card, a chosen group of cards or Communities, a picked card."""
@@ -443,7 +424,7 @@ class Renderer:
                     return replace(base, sg=f"{base.sg} of {f}", pl=f"{base.pl} of {f}")
                 return replace(base, sg=f"{base.sg} not of {f}", pl=f"{base.pl} not of {f}")
             if left.attr in ("value", "survivors"):
-                words = f"with {'a value' if left.attr == 'value' else 'a Survivors number'} {_ATTR_OP[op]} {self.num(right, ctx)}"
+                words = f"with {'a value' if left.attr == 'value' else 'a Survivors number'} {ATTRIBUTE_COMPARISON_WORDS[op]} {self.num(right, ctx)}"
                 return replace(base, posts=base.posts + ((words, words),))
         if elem == COMMUNITY:
             one = self.cond(cond, replace(ctx, it=REL_ONE))
@@ -451,11 +432,10 @@ class Renderer:
             if not one.startswith("that "):
                 one = many = f"for which {self.cond(cond, replace(ctx, it=Who('it', 'it', 'its')))}"
             return replace(base, posts=base.posts + ((one, many),))
-        ref = ("it", "it") if elem == CARD else ("it", "it")
-        words = f"for which {self.cond(cond, replace(ctx, it=ref))}"
+        words = f"for which {self.cond(cond, replace(ctx, it=('it', 'it')))}"
         return replace(base, posts=base.posts + ((words, words),))
 
-    def extreme_group(self, n: ast.WithExtreme, ctx: Ctx) -> NP:
+    def group_WithExtreme(self, n: ast.WithExtreme, ctx: Ctx) -> NP:
         base = replace(self.group(n.source, ctx).opened(), the_all=None)
         strictly = n.extreme.startswith("strictly")
         most = n.extreme.endswith("most")
@@ -469,7 +449,7 @@ class Renderer:
                 return replace(base, posts=base.posts + ((one + " (nobody if several are tied)",) * 2,), one=True)
             return replace(base, posts=base.posts + ((one, many + " (all of them if tied)"),))
         if isinstance(n.key, ast.BareAttr):
-            key = _ATTR_NOUN[n.key.attr]
+            key = ATTRIBUTE_NOUNS[n.key.attr]
             word = "highest" if most else "lowest"
         else:
             key = self.num(n.key, replace(ctx, it=("it", "it")))
@@ -482,7 +462,7 @@ class Renderer:
             return self.group(key.args[0], ctx).phrase()
         return self.num(key, ctx)
 
-    def call_group(self, n: ast.Call, ctx: Ctx) -> NP:
+    def group_Call(self, n: ast.Call, ctx: Ctx) -> NP:
         fn = n.function
         src = self.group(n.args[0], ctx)
         literal = n.args[1].value if len(n.args) > 1 and isinstance(n.args[1], ast.IntLit) else (1 if len(n.args) == 1 else None)
@@ -510,60 +490,72 @@ class Renderer:
 
     # ------------------------------------------------------------- numbers
     def num(self, n: ast.Node, ctx: Ctx) -> str:
-        if isinstance(n, ast.IntLit):
-            return str(n.value)
-        if isinstance(n, ast.NameRef):
-            v = ctx.vars.get(n.name)
-            if v is not None:
-                if v.inline is not None:
-                    return self.num(v.inline, ctx)
-                return v.label or n.name
-            return {"round": "the round number", "players": "the number of Communities"}.get(n.name, n.name)
-        if isinstance(n, ast.BareAttr):
-            subject = ctx.it[1] if isinstance(ctx.it, tuple) else "it"
-            return f"its {_ATTR_NOUN[n.attr]}" if subject == "it" else f"the {_ATTR_NOUN[n.attr]} of {subject}"
-        if isinstance(n, ast.AttrOf):
-            target = self.group(n.target, ctx).definite()
-            if n.attr == "survivors":
-                return f"the Survivors printed on {target}"
-            return f"the {_ATTR_NOUN[n.attr]} of {target}"
-        if isinstance(n, ast.Call):
-            if n.function == "count":
-                return self.group(n.args[0], ctx).count()
-            if n.function == "population":
-                return f"{self.who(n.args[0], ctx).poss} Survivors"
-            if n.function in ("min", "max", "sum"):
-                parts = [self.num(a, ctx) for a in n.args]
-                if len(parts) == 1:
-                    return parts[0]
-                if n.function == "sum":
-                    return f"the sum of {join_words(parts)}"
-                word = {"min": "smaller", "max": "larger"}[n.function] if len(parts) == 2 else {"min": "smallest", "max": "largest"}[n.function]
-                return f"the {word} of {join_words(parts)}"
-            return self.group(n, ctx).definite()
-        if isinstance(n, ast.Comprehension):
-            return self.comprehension(n, ctx)
-        if isinstance(n, ast.Arith):
-            a, b = self.num(n.left, ctx), self.num(n.right, ctx)
-            if n.op == "*":
-                if isinstance(n.right, ast.IntLit) and not isinstance(n.left, ast.IntLit):
-                    a, b = b, a
-                if a == "2":
-                    return f"twice {b}"
-                return f"{a} times {b}"
-            if n.op == "/":
-                return f"{a} divided by {b} (rounded down)"
-            return f"{a} {'plus' if n.op == '+' else 'minus'} {b}"
-        if isinstance(n, ast.Neg):
-            return f"minus {self.num(n.operand, ctx)}"
+        return self.handler("num", n)(n, ctx)
+
+    def num_IntLit(self, n: ast.IntLit, ctx: Ctx) -> str:
+        return str(n.value)
+
+    def num_NameRef(self, n: ast.NameRef, ctx: Ctx) -> str:
+        v = ctx.vars.get(n.name)
+        if v is not None:
+            if v.inline is not None:
+                return self.num(v.inline, ctx)
+            return v.label or n.name
+        return NAMES[n.name] if n.name in ("round", "players") else n.name
+
+    def num_BareAttr(self, n: ast.BareAttr, ctx: Ctx) -> str:
+        subject = ctx.it[1] if isinstance(ctx.it, tuple) else "it"
+        return f"its {ATTRIBUTE_NOUNS[n.attr]}" if subject == "it" else f"the {ATTRIBUTE_NOUNS[n.attr]} of {subject}"
+
+    def num_AttrOf(self, n: ast.AttrOf, ctx: Ctx) -> str:
+        target = self.group(n.target, ctx).definite()
+        if n.attr == "survivors":
+            return f"the Survivors printed on {target}"
+        return f"the {ATTRIBUTE_NOUNS[n.attr]} of {target}"
+
+    def num_Call(self, n: ast.Call, ctx: Ctx) -> str:
+        if n.function == "count":
+            return self.group(n.args[0], ctx).count()
+        if n.function == "population":
+            return f"{self.who(n.args[0], ctx).poss} Survivors"
+        if n.function in ("min", "max", "sum"):
+            parts = [self.num(a, ctx) for a in n.args]
+            if len(parts) == 1:
+                return parts[0]
+            if n.function == "sum":
+                return f"the sum of {join_words(parts)}"
+            word = {"min": "smaller", "max": "larger"}[n.function] if len(parts) == 2 else {"min": "smallest", "max": "largest"}[n.function]
+            return f"the {word} of {join_words(parts)}"
         return self.group(n, ctx).definite()
 
-    def comprehension(self, n: ast.Comprehension, ctx: Ctx) -> str:
+    def num_Arith(self, n: ast.Arith, ctx: Ctx) -> str:
+        a, b = self.num(n.left, ctx), self.num(n.right, ctx)
+        if n.op == "*":
+            if isinstance(n.right, ast.IntLit) and not isinstance(n.left, ast.IntLit):
+                a, b = b, a
+            if a == "2":
+                return f"twice {b}"
+            return f"{a} times {b}"
+        if n.op == "/":
+            return f"{a} divided by {b} (rounded down)"
+        return f"{a} {'plus' if n.op == '+' else 'minus'} {b}"
+
+    def num_Neg(self, n: ast.Neg, ctx: Ctx) -> str:
+        return f"minus {self.num(n.operand, ctx)}"
+
+    def number_of_group(self, n: ast.Node, ctx: Ctx) -> str:
+        """A group (or one element of it) where a number's words go: named in full."""
+        return self.group(n, ctx).definite()
+
+    num_FactionLit = num_ZoneRef = num_Neighbour = num_ListLit = number_of_group
+    num_Where = num_Except = num_Otherwise = num_WithExtreme = number_of_group
+
+    def num_Comprehension(self, n: ast.Comprehension, ctx: Ctx) -> str:
         src = self.group(n.source, ctx)
         body = n.body
         if isinstance(body, ast.AttrOf) and isinstance(body.target, ast.NameRef) and body.target.name == n.var \
                 and body.attr in ("value", "survivors"):
-            noun = _ATTR_NOUN[body.attr]
+            noun = ATTRIBUTE_NOUNS[body.attr]
             if n.function == "sum":
                 if body.attr == "survivors":
                     return f"the total Survivors printed on {src.definite()}"
@@ -623,40 +615,49 @@ class Renderer:
 
     # ---------------------------------------------------------- conditions
     def cond(self, n: ast.Node, ctx: Ctx) -> str:
-        if isinstance(n, ast.Logic):
-            parts = []
-            for side in (n.left, n.right):
-                text = self.cond(side, ctx)
-                if isinstance(side, ast.Logic) and side.op != n.op:
-                    text = f"either {text}" if side.op == "or" else f"both {text}"
-                parts.append(text)
-            left, right = parts
-            subject = "you have "
-            if n.op == "and" and left.startswith(subject) and right.startswith(subject):
-                # "you have 7 or more Xs in your zone and more of them than every other Community"
-                right = right[len(subject):]
-                topic = self.count_topic(self.resolve_compare(n.left, ctx), ctx)
-                for word in ("the most ", "the fewest ", "more ", "fewer "):
-                    if topic and right.startswith(word + topic):
-                        right = word + "of them" + right[len(word + topic):]
-            return f"{left} {n.op} {right}"
-        if isinstance(n, ast.Not):
-            inner = n.operand
-            if isinstance(inner, ast.Compare) and inner.op in _NEGATE:
-                return self.cond(replace(inner, op=_NEGATE[inner.op]), ctx)
-            return f"it is not the case that {self.cond(inner, ctx)}"
-        if isinstance(n, ast.Compare):
-            return self.compare(n, ctx)
-        if isinstance(n, ast.NameRef):
-            v = ctx.vars.get(n.name)
-            if v is not None and v.inline is not None:
-                return self.cond(v.inline, ctx)
-            if n.name == "void":
-                return "the Community that played it has no card of the Faction led"
-            if n.name in ("true", "false"):
-                return "always" if n.name == "true" else "never"
-            return f"{(v.label if v and v.label else n.name)} holds"
+        return self.handler("cond", n)(n, ctx)
+
+    def cond_Logic(self, n: ast.Logic, ctx: Ctx) -> str:
+        parts = []
+        for side in (n.left, n.right):
+            text = self.cond(side, ctx)
+            if isinstance(side, ast.Logic) and side.op != n.op:
+                text = f"either {text}" if side.op == "or" else f"both {text}"
+            parts.append(text)
+        left, right = parts
+        subject = "you have "
+        if n.op == "and" and left.startswith(subject) and right.startswith(subject):
+            # "you have 7 or more Xs in your zone and more of them than every other Community"
+            right = right[len(subject):]
+            topic = self.count_topic(self.resolve_compare(n.left, ctx), ctx)
+            for word in ("the most ", "the fewest ", "more ", "fewer "):
+                if topic and right.startswith(word + topic):
+                    right = word + "of them" + right[len(word + topic):]
+        return f"{left} {n.op} {right}"
+
+    def cond_Not(self, n: ast.Not, ctx: Ctx) -> str:
+        inner = n.operand
+        if isinstance(inner, ast.Compare) and inner.op in _NEGATE:
+            return self.cond(replace(inner, op=_NEGATE[inner.op]), ctx)
+        return f"it is not the case that {self.cond(inner, ctx)}"
+
+    def cond_NameRef(self, n: ast.NameRef, ctx: Ctx) -> str:
+        v = ctx.vars.get(n.name)
+        if v is not None and v.inline is not None:
+            return self.cond(v.inline, ctx)
+        if n.name == "void":
+            return "the Community that played it has no card of the Faction led"
+        if n.name in ("true", "false"):
+            return "always" if n.name == "true" else "never"
+        return f"{(v.label if v and v.label else n.name)} holds"
+
+    def condition_of_number(self, n: ast.Node, ctx: Ctx) -> str:
+        """Any other expression where a condition goes (the checker lets none through): its number words."""
         return self.num(n, ctx)
+
+    cond_IntLit = cond_FactionLit = cond_BareAttr = cond_AttrOf = cond_ZoneRef = condition_of_number
+    cond_Neighbour = cond_Call = cond_Comprehension = cond_ListLit = cond_Arith = cond_Neg = condition_of_number
+    cond_Where = cond_Except = cond_Otherwise = cond_WithExtreme = condition_of_number
 
     def resolve(self, n: ast.Node, ctx: Ctx) -> ast.Node:
         """A let that is rendered where it is used: its value."""
@@ -678,7 +679,7 @@ class Renderer:
                     return self.group(side.args[0], ctx).phrase()
         return None
 
-    def compare(self, n: ast.Compare, ctx: Ctx) -> str:
+    def cond_Compare(self, n: ast.Compare, ctx: Ctx) -> str:
         op, left, right = n.op, self.resolve(n.left, ctx), self.resolve(n.right, ctx)
         if op in ("in", "not in"):
             return self.membership(op, left, right, ctx)
@@ -692,7 +693,7 @@ class Renderer:
                 thing = self.group(left.target, ctx).subject()
                 name = right.name
                 return f"{thing} {'is' if op == '==' else 'is not'} {article(name)} {singular(name)}"
-            return f"{self.faction(left, ctx)} {_OP_WORDS[op]} {self.faction(right, ctx)}"
+            return f"{self.faction(left, ctx)} {COMPARISON_WORDS[op]} {self.faction(right, ctx)}"
         if COMMUNITY in (lt, rt):
             a, b = self.who(left, ctx), self.who(right, ctx)
             verb = conj(a, "are", "is")
@@ -700,13 +701,13 @@ class Renderer:
         if lt == "Side" or rt == "Side":
             side = {"plus": "the + side", "minus": "the − side"}
             words = [side.get(x.name, "the side of the trick") if isinstance(x, ast.NameRef) else "?" for x in (left, right)]
-            return f"{words[0]} {_OP_WORDS.get(op, op)} {words[1]}"
+            return f"{words[0]} {COMPARISON_WORDS.get(op, op)} {words[1]}"
         if lt == CARD or rt == CARD:
             a, b = self.group(left, ctx).subject(), self.group(right, ctx).definite()
             return f"{a} {'is' if op == '==' else 'is not'} {b}"
-        return f"{self.num(left, ctx)} {_OP_WORDS.get(op, op)} {self.num(right, ctx)}"
+        return f"{self.num(left, ctx)} {COMPARISON_WORDS.get(op, op)} {self.num(right, ctx)}"
 
-    def is_count(self, n: ast.Node, ctx: Ctx | None = None) -> bool:
+    def is_count(self, n: ast.Node) -> bool:
         return isinstance(n, ast.Call) and n.function == "count" and len(n.args) == 1
 
     def membership(self, op: str, left: ast.Node, right: ast.Node, ctx: Ctx) -> str:
@@ -778,7 +779,7 @@ class Renderer:
                 if have_form:
                     return f"{owner.subj} {conj(owner, 'have', 'has')} {more} {g.phrase()} {than} {h.owner.subj}"
                 return f"there are {more} {g.phrase()} {than} {h.phrase()}"
-        return f"{g.count()} {_OP_WORDS[op]} {self.num(right, ctx)}"
+        return f"{g.count()} {COMPARISON_WORDS[op]} {self.num(right, ctx)}"
 
     @staticmethod
     def quantity(op: str, k: int, g: NP) -> tuple[str, bool]:
@@ -820,43 +821,47 @@ class Renderer:
         return f"{who.subj} {conj(who, base, third)} {rest}".rstrip()
 
     def statement(self, s: ast.Node, ctx: Ctx, last: bool) -> list[Line]:
-        if isinstance(s, ast.Choose):
-            return self.choose(s, ctx, last)
-        if isinstance(s, ast.If):
-            return self.if_(s, ctx)
-        if isinstance(s, ast.Each):
-            return self.each(s, ctx)
-        if isinstance(s, ast.Move):
-            return [(0, self.move(s, ctx))]
-        if isinstance(s, ast.Draw):
-            return [(0, self.draw(s, ctx))]
-        if isinstance(s, ast.Score):
-            who = self.who(s.whom, ctx)
-            sign, amount = s.sign, s.amount
-            while isinstance(amount, ast.Neg):  # "lose -3" gains 3
-                sign, amount = -sign, amount.operand
-            verb = ("gain", "gains") if sign > 0 else ("lose", "loses")
-            return [(0, self.clause(who, *verb, self.amount(amount, ctx), ctx))]
-        if isinstance(s, ast.Deal):
-            return [(0, self.deal(s, ctx))]
-        if isinstance(s, ast.NextLeader):
-            who = self.who(s.who, ctx)
-            return [(0, f"{who.subj} {conj(who, 'lead', 'leads')} the next trick")]
-        if isinstance(s, ast.NextLead):
-            return [(0, f"the Faction led of the next trick is {self.faction(s.faction, ctx)}, whatever card its leader plays")]
-        if isinstance(s, ast.SetVar):
-            v = ctx.vars.get(s.name)
-            label = v.label if v and v.label else s.name
-            return [(0, f"{label} now becomes {self.value(s.value, ctx)}")]
-        if isinstance(s, ast.Ask):
-            who = self.who(s.chooser, ctx)
-            head = f"if {who.subj} {conj(who, 'answer', 'answers')} yes to “{s.prompt}”"
-            return self.conditional(head, s.yes, s.no, ctx)
-        if isinstance(s, ast.Repeat):
-            body = self.block(s.body.statements, ctx)
-            times = "once" if s.count == 1 else "twice" if s.count == 2 else f"{s.count} times"
-            return self.headed(f"do this {times}", body)
-        raise TypeError(f"unknown statement {type(s).__name__}")  # pragma: no cover
+        """The lines of a statement; `last`: nothing follows it in its block. (A `let` is the block's: see `let`.)"""
+        return self.handler("statement", s)(s, ctx, last)
+
+    def statement_Move(self, s: ast.Move, ctx: Ctx, last: bool) -> list[Line]:
+        return [(0, self.move(s, ctx))]
+
+    def statement_Draw(self, s: ast.Draw, ctx: Ctx, last: bool) -> list[Line]:
+        return [(0, self.draw(s, ctx))]
+
+    def statement_Score(self, s: ast.Score, ctx: Ctx, last: bool) -> list[Line]:
+        who = self.who(s.whom, ctx)
+        sign, amount = s.sign, s.amount
+        while isinstance(amount, ast.Neg):  # "lose -3" gains 3
+            sign, amount = -sign, amount.operand
+        verb = ("gain", "gains") if sign > 0 else ("lose", "loses")
+        return [(0, self.clause(who, *verb, self.amount(amount, ctx), ctx))]
+
+    def statement_Deal(self, s: ast.Deal, ctx: Ctx, last: bool) -> list[Line]:
+        return [(0, self.deal(s, ctx))]
+
+    def statement_NextLeader(self, s: ast.NextLeader, ctx: Ctx, last: bool) -> list[Line]:
+        who = self.who(s.who, ctx)
+        return [(0, f"{who.subj} {conj(who, 'lead', 'leads')} the next trick")]
+
+    def statement_NextLead(self, s: ast.NextLead, ctx: Ctx, last: bool) -> list[Line]:
+        return [(0, f"the Faction led of the next trick is {self.faction(s.faction, ctx)}, whatever card its leader plays")]
+
+    def statement_SetVar(self, s: ast.SetVar, ctx: Ctx, last: bool) -> list[Line]:
+        v = ctx.vars.get(s.name)
+        label = v.label if v and v.label else s.name
+        return [(0, f"{label} now becomes {self.value(s.value, ctx)}")]
+
+    def statement_Ask(self, s: ast.Ask, ctx: Ctx, last: bool) -> list[Line]:
+        who = self.who(s.chooser, ctx)
+        head = f"if {who.subj} {conj(who, 'answer', 'answers')} yes to “{s.prompt}”"
+        return self.conditional(head, s.yes, s.no, ctx)
+
+    def statement_Repeat(self, s: ast.Repeat, ctx: Ctx, last: bool) -> list[Line]:
+        body = self.block(s.body.statements, ctx)
+        times = "once" if s.count == 1 else "twice" if s.count == 2 else f"{s.count} times"
+        return self.headed(f"do this {times}", body)
 
     def value(self, n: ast.Node, ctx: Ctx) -> str:
         t = self.type_of(n)
@@ -911,7 +916,7 @@ class Renderer:
         return not any(_moves(r) for r in rest)
 
     # ---- choose
-    def choose(self, s: ast.Choose, ctx: Ctx, last: bool) -> list[Line]:
+    def statement_Choose(self, s: ast.Choose, ctx: Ctx, last: bool) -> list[Line]:
         g = self.group(s.source, ctx)
         elem = self.element_of(s.source)
         if s.mode == "exactly" and g.size == s.count:
@@ -936,7 +941,7 @@ class Renderer:
         return lines
 
     # ---- if
-    def if_(self, s: ast.If, ctx: Ctx) -> list[Line]:
+    def statement_If(self, s: ast.If, ctx: Ctx, last: bool = False) -> list[Line]:
         return self.conditional(f"if {self.cond(s.condition, ctx)}", s.then, s.otherwise, ctx)
 
     def conditional(self, head: str, then: ast.Block, otherwise: ast.Block | None, ctx: Ctx) -> list[Line]:
@@ -946,14 +951,14 @@ class Renderer:
         lines = self.headed(head, body)
         if otherwise is not None:
             if len(otherwise.statements) == 1 and isinstance(otherwise.statements[0], ast.If):
-                chained = self.if_(otherwise.statements[0], ctx)
+                chained = self.statement_If(otherwise.statements[0], ctx)
                 lines += [(chained[0][0], f"otherwise, {chained[0][1]}")] + chained[1:]
             else:
                 lines += self.headed("otherwise", self.block(otherwise.statements, ctx))
         return lines
 
     # ---- each
-    def each(self, s: ast.Each, ctx: Ctx) -> list[Line]:
+    def statement_Each(self, s: ast.Each, ctx: Ctx, last: bool) -> list[Line]:
         g = self.group(s.source, ctx)
         elem = self.element_of(s.source)
         if elem == COMMUNITY:
@@ -984,9 +989,9 @@ class Renderer:
         v = self.var(s.cards, ctx)
         if d.kind == "reserve_top" and v is not None and v.ordered and v.many:
             note = ", the first one chosen on top"
-        if d.kind in _DEST_ZONE:
+        if d.kind in ("hand", "transfer", "expedition"):
             owner = self.who(d.owner, ctx)
-            into = f"into {owner.poss} {_DEST_ZONE[d.kind]}"
+            into = f"into {owner.poss} {ZONE_WORDS[d.kind]}"
         else:
             into = {"reserve_top": "on top of the Reserve", "reserve_bottom": "at the bottom of the Reserve",
                     "discard": "into the discard"}[d.kind]
@@ -1021,9 +1026,9 @@ class Renderer:
         text = f"deal {cards} one at a time into the Expedition zones of {to.definite()}, in turn {start}"
         if s.order:
             first, *rest = s.order
-            text += f", the card with the {first.direction} {_ATTR_NOUN[first.attr]} first"
+            text += f", the card with the {first.direction} {ATTRIBUTE_NOUNS[first.attr]} first"
             for k in rest:
-                text += f" (on a tie, the {k.direction} {_ATTR_NOUN[k.attr]} first)"
+                text += f" (on a tie, the {k.direction} {ATTRIBUTE_NOUNS[k.attr]} first)"
         return text
 
     # -------------------------------------------------------------- rules
@@ -1047,7 +1052,7 @@ class Renderer:
                 how = "this way" if trumps else "by trumping it"
                 lines.append((0, f"when {a_one} wins a trick {how}, the power of the Faction led is not triggered"))
             elif r.kind == "trumps":
-                lines.append((0, self.trumps(a_one, r.condition, replace(ctx, it=("the card played", "the card played")))))
+                lines.append((0, self.trumps(a_one, r.condition, replace(ctx, it=(NAMES["played"], NAMES["played"])))))
         return lines
 
     def trumps(self, a_one: str, condition: ast.Node | None, ctx: Ctx) -> str:
@@ -1060,7 +1065,7 @@ class Renderer:
                 by = " by a Community that has no card of the Faction led"
             elif isinstance(part, ast.Compare) and part.op == "!=" and any(
                     isinstance(x, ast.NameRef) and x.name == "led" for x in (part.left, part.right)):
-                unless.append(self.compare(replace(part, op="=="), ctx))
+                unless.append(self.cond(replace(part, op="=="), ctx))
             elif isinstance(part, ast.Not):
                 unless.append(self.cond(part.operand, ctx))
             else:
@@ -1172,7 +1177,7 @@ def _checked(power: ast.PowerFile | CheckedPower) -> CheckedPower:
 
 
 def _heading(variant: ast.Variant) -> str:
-    word = VARIANT_WORDS.get(variant.kind, cap(variant.kind))
+    word = cap(variant.kind)
     return f"{word} — {variant.title}" if variant.title else word
 
 

@@ -25,6 +25,7 @@ from happydayz.base.errors import Span, SyntaxProblem
 from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, CheckedPower,
                                        as_set)
 from happydayz.language.render import describe_choice
+from happydayz.language.visitor import Visitor
 
 Fn = Callable[[Any], Any]
 
@@ -107,7 +108,7 @@ class CompiledPower:
 # ------------------------------------------------------------------ compiler
 
 
-class Compiler:
+class Compiler(Visitor):
     def __init__(self, checked: CheckedPower):
         self.types = checked.types
         self.slot_counter = 0
@@ -147,96 +148,110 @@ class Compiler:
 
     # ------------------------------------------------------------ statements
     def block(self, block: ast.Block) -> list[tuple]:
+        """Instructions for each statement in turn; jump targets are relative until `link`."""
         out: list[tuple] = []
         for s in block.statements:
-            out.extend(self.statement(s))
+            out.extend(self.handler("statement", s)(s))
         return out
 
-    def statement(self, s: ast.Node) -> list[tuple]:
-        """Instructions for one statement; jump targets are relative until `link`."""
-        if isinstance(s, (ast.Let, ast.SetVar)):
-            return [(LET, s.name, self.expr(s.value), s)]
-        if isinstance(s, ast.If):
-            then = self.block(s.then)
-            other = self.block(s.otherwise) if s.otherwise else []
-            if other:
-                return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 2, s)] + then + [(JUMP, len(other) + 1, None)] + other
-            return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 1, s)] + then
-        if isinstance(s, ast.Each):
-            slot = self.fresh("each")
-            body = self.block(s.body)
-            loop = [(EACH_INIT, slot, self.expr(s.source), s), (EACH_NEXT, slot, s.name, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
-            if s.simultaneous:
-                return [(SIMUL_BEGIN, s)] + loop + [(SIMUL_END, s)]
-            return loop
-        if isinstance(s, ast.Repeat):
-            slot = self.fresh("repeat")
-            body = self.block(s.body)
-            counter = lambda ctx, n=s.count: tuple(range(n))  # noqa: E731
-            return [(EACH_INIT, slot, counter, s), (EACH_NEXT, slot, None, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
-        if isinstance(s, ast.Choose):
-            body = self.block(s.body)
-            other = self.block(s.otherwise) if s.otherwise else []
-            element = _element(self.type_of(s.source))
-            spec = ChoiceSpec(
-                name=s.name, mode=s.mode, count=s.count, source=self.group(s.source),
-                chooser=self.expr(s.chooser) if s.chooser else None, element=element,
-                prompt=choice_prompt(s), else_target=0, span=s.span,
-            )
-            if other:
-                # choose; body; jump over else; else-part
-                return [(CHOOSE, spec, len(body) + 2, s)] + body + [(JUMP, len(other) + 1, None)] + other
-            return [(CHOOSE, spec, len(body) + 1, s)] + body
-        if isinstance(s, ast.Ask):
-            yes = self.block(s.yes)
-            no = self.block(s.no) if s.no else []
-            chooser = self.expr(s.chooser) if s.chooser else None
-            if no:
-                return [(ASK, s.prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
-            return [(ASK, s.prompt, chooser, len(yes) + 1, s)] + yes
-        return [(EFFECT, self.effect(s), s)]
+    def statement_Let(self, s: ast.Let | ast.SetVar) -> list[tuple]:
+        return [(LET, s.name, self.expr(s.value), s)]
 
-    def effect(self, s: ast.Node) -> Fn:
-        """A closure returning the list of effects (plain tuples) the statement makes."""
-        if isinstance(s, ast.Move):
-            cards = self.group(s.cards)
-            zone, owner, position = self.dest(s.dest)
-            if owner is None:
-                return lambda ctx: [("move", cards(ctx), zone, None, position)]
-            return lambda ctx: [("move", cards(ctx), zone, owner(ctx), position)]
-        if isinstance(s, ast.Draw):
-            count = self.expr(s.count)
-            whom = self.expr(s.whom) if s.whom else _me
-            return lambda ctx: [("move", tuple(ctx.g.reserve[: max(count(ctx), 0)]), "hand", whom(ctx), "end")]
-        if isinstance(s, ast.Deal):
-            cards = self.group(s.cards)
-            to = self.group(s.to)
-            sorts = [(k.attr, k.direction == "highest") for k in reversed(s.order)]  # stable sorts, last key first
+    statement_SetVar = statement_Let
 
-            def deal(ctx):
-                pile = list(cards(ctx))
-                if len(pile) > 1:
-                    read = ctx.g.tables.read
-                    for attr, reverse in sorts:
-                        pile.sort(key=read[attr].__getitem__, reverse=reverse)
-                seats = to(ctx)
-                if not seats:
-                    return []
-                return [("move", (card,), "expedition", seats[i % len(seats)], "end") for i, card in enumerate(pile)]
+    def statement_If(self, s: ast.If) -> list[tuple]:
+        then = self.block(s.then)
+        other = self.block(s.otherwise) if s.otherwise else []
+        if other:
+            return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 2, s)] + then + [(JUMP, len(other) + 1, None)] + other
+        return [(JUMP_UNLESS, self.expr(s.condition), len(then) + 1, s)] + then
 
-            return deal
-        if isinstance(s, ast.Score):
-            amount = self.expr(s.amount)
-            whom = self.expr(s.whom) if s.whom else _me
-            sign = s.sign
-            return lambda ctx: [("score", whom(ctx), sign * amount(ctx))]
-        if isinstance(s, ast.NextLeader):
-            who = self.expr(s.who)
-            return lambda ctx: [("next_leader", who(ctx))]
-        if isinstance(s, ast.NextLead):
-            faction = self.expr(s.faction)
-            return lambda ctx: [("next_lead", faction(ctx))]
-        raise TypeError(f"unknown statement {type(s).__name__}")  # pragma: no cover
+    def statement_Each(self, s: ast.Each) -> list[tuple]:
+        slot = self.fresh("each")
+        body = self.block(s.body)
+        loop = [(EACH_INIT, slot, self.expr(s.source), s), (EACH_NEXT, slot, s.name, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
+        if s.simultaneous:
+            return [(SIMUL_BEGIN, s)] + loop + [(SIMUL_END, s)]
+        return loop
+
+    def statement_Repeat(self, s: ast.Repeat) -> list[tuple]:
+        slot = self.fresh("repeat")
+        body = self.block(s.body)
+        counter = lambda ctx, n=s.count: tuple(range(n))  # noqa: E731
+        return [(EACH_INIT, slot, counter, s), (EACH_NEXT, slot, None, len(body) + 2, s)] + body + [(JUMP, -(len(body) + 1), None)]
+
+    def statement_Choose(self, s: ast.Choose) -> list[tuple]:
+        body = self.block(s.body)
+        other = self.block(s.otherwise) if s.otherwise else []
+        element = _element(self.type_of(s.source))
+        spec = ChoiceSpec(
+            name=s.name, mode=s.mode, count=s.count, source=self.group(s.source),
+            chooser=self.expr(s.chooser) if s.chooser else None, element=element,
+            prompt=describe_choice(s), else_target=0, span=s.span,
+        )
+        if other:
+            # choose; body; jump over else; else-part
+            return [(CHOOSE, spec, len(body) + 2, s)] + body + [(JUMP, len(other) + 1, None)] + other
+        return [(CHOOSE, spec, len(body) + 1, s)] + body
+
+    def statement_Ask(self, s: ast.Ask) -> list[tuple]:
+        yes = self.block(s.yes)
+        no = self.block(s.no) if s.no else []
+        chooser = self.expr(s.chooser) if s.chooser else None
+        if no:
+            return [(ASK, s.prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
+        return [(ASK, s.prompt, chooser, len(yes) + 1, s)] + yes
+
+    def _effect_statement(self, s: ast.Node) -> list[tuple]:
+        return [(EFFECT, self.handler("effect", s)(s), s)]
+
+    statement_Move = statement_Draw = statement_Deal = statement_Score = _effect_statement
+    statement_NextLeader = statement_NextLead = _effect_statement
+
+    # Each effect statement becomes a closure returning the list of effects (plain tuples) it makes.
+    def effect_Move(self, s: ast.Move) -> Fn:
+        cards = self.group(s.cards)
+        zone, owner, position = self.dest(s.dest)
+        if owner is None:
+            return lambda ctx: [("move", cards(ctx), zone, None, position)]
+        return lambda ctx: [("move", cards(ctx), zone, owner(ctx), position)]
+
+    def effect_Draw(self, s: ast.Draw) -> Fn:
+        count = self.expr(s.count)
+        whom = self.expr(s.whom) if s.whom else _me
+        return lambda ctx: [("move", tuple(ctx.g.reserve[: max(count(ctx), 0)]), "hand", whom(ctx), "end")]
+
+    def effect_Deal(self, s: ast.Deal) -> Fn:
+        cards = self.group(s.cards)
+        to = self.group(s.to)
+        sorts = [(k.attr, k.direction == "highest") for k in reversed(s.order)]  # stable sorts, last key first
+
+        def deal(ctx):
+            pile = list(cards(ctx))
+            if len(pile) > 1:
+                read = ctx.g.tables.read
+                for attr, reverse in sorts:
+                    pile.sort(key=read[attr].__getitem__, reverse=reverse)
+            seats = to(ctx)
+            if not seats:
+                return []
+            return [("move", (card,), "expedition", seats[i % len(seats)], "end") for i, card in enumerate(pile)]
+
+        return deal
+
+    def effect_Score(self, s: ast.Score) -> Fn:
+        amount = self.expr(s.amount)
+        whom = self.expr(s.whom) if s.whom else _me
+        sign = s.sign
+        return lambda ctx: [("score", whom(ctx), sign * amount(ctx))]
+
+    def effect_NextLeader(self, s: ast.NextLeader) -> Fn:
+        who = self.expr(s.who)
+        return lambda ctx: [("next_leader", who(ctx))]
+
+    def effect_NextLead(self, s: ast.NextLead) -> Fn:
+        faction = self.expr(s.faction)
+        return lambda ctx: [("next_lead", faction(ctx))]
 
     def dest(self, d: ast.Dest) -> tuple[str, Fn | None, str]:
         """(zone, owner, position) of a move's destination; the owner a closure, None for a shared zone."""
@@ -257,18 +272,18 @@ class Compiler:
         return f
 
     def expr(self, n: ast.Node) -> Fn:
-        method = getattr(self, "x_" + type(n).__name__)
-        return method(n)
+        """A closure `f(ctx) -> value` computing the expression."""
+        return self.handler("expr", n)(n)
 
-    def x_IntLit(self, n):
+    def expr_IntLit(self, n):
         v = n.value
         return lambda ctx: v
 
-    def x_FactionLit(self, n):
+    def expr_FactionLit(self, n):
         v = n.name
         return lambda ctx: v
 
-    def x_NameRef(self, n):
+    def expr_NameRef(self, n):
         name = n.name
         builtin = _BUILTIN_READERS.get(name)
         if builtin is not None and not self._is_variable(n):
@@ -279,16 +294,16 @@ class Compiler:
         # Built-in names cannot be rebound (the checker forbids it), except 'it'.
         return n.name == "it"
 
-    def x_BareAttr(self, n):
+    def expr_BareAttr(self, n):
         attr = n.attr
         return lambda ctx: ctx.g.tables.read[attr][ctx.env["it"]]
 
-    def x_AttrOf(self, n):
+    def expr_AttrOf(self, n):
         target = self.expr(n.target)
         attr = n.attr
         return lambda ctx: ctx.g.tables.read[attr][target(ctx)]
 
-    def x_ZoneRef(self, n):
+    def expr_ZoneRef(self, n):
         if n.zone == "held":
             owner = self.expr(n.owner) if n.owner else _me
             return lambda ctx: ctx.g.held(owner(ctx))
@@ -305,20 +320,21 @@ class Compiler:
 
         return run
 
-    def x_Neighbour(self, n):
+    def expr_Neighbour(self, n):
         of = self.expr(n.of) if n.of else _me
         step = 1 if n.side == "left" else -1
         return lambda ctx: (of(ctx) + step) % ctx.g.n
 
-    def x_ListLit(self, n):
+    def expr_ListLit(self, n):
         items = [self.expr(i) for i in n.items]
         return lambda ctx: _unique(f(ctx) for f in items)
 
-    def x_Arith(self, n):
-        left, right = self.expr(n.left), self.expr(n.right)
+    def expr_Arith(self, n):
         if as_set(self.type_of(n)) == self.type_of(n) and self.type_of(n) in (CARDS, COMMUNITIES, FACTIONS):
+            # a union; each side compiled once (compiling it as a number too made `a + b + c ...` exponential)
             lg, rg = self.group(n.left), self.group(n.right)
             return lambda ctx: _unique(list(lg(ctx)) + list(rg(ctx)))
+        left, right = self.expr(n.left), self.expr(n.right)
         op = n.op
         if op == "+":
             return lambda ctx: _bounded(left(ctx) + right(ctx))
@@ -328,21 +344,21 @@ class Compiler:
             return lambda ctx: _bounded(left(ctx) * right(ctx))
         return lambda ctx: _divide(left(ctx), right(ctx))
 
-    def x_Neg(self, n):
+    def expr_Neg(self, n):
         f = self.expr(n.operand)
         return lambda ctx: _bounded(-f(ctx))
 
-    def x_Logic(self, n):
+    def expr_Logic(self, n):
         left, right = self.expr(n.left), self.expr(n.right)
         if n.op == "and":
             return lambda ctx: bool(left(ctx)) and bool(right(ctx))
         return lambda ctx: bool(left(ctx)) or bool(right(ctx))
 
-    def x_Not(self, n):
+    def expr_Not(self, n):
         f = self.expr(n.operand)
         return lambda ctx: not f(ctx)
 
-    def x_Compare(self, n):
+    def expr_Compare(self, n):
         left, right = self.expr(n.left), self.expr(n.right)
         op = n.op
         if op in ("in", "not in"):
@@ -370,7 +386,7 @@ class Compiler:
 
         return run
 
-    def x_Where(self, n):
+    def expr_Where(self, n):
         source = self.group(n.source)
         test = self._attribute_test(n.condition)
         if test is not None:
@@ -416,7 +432,7 @@ class Compiler:
             return cond.left.attr, _COMPARISONS[cond.op], self.expr(right)
         return None
 
-    def x_Except(self, n):
+    def expr_Except(self, n):
         source = self.group(n.source)
         removed = self.group(n.removed)
 
@@ -426,11 +442,11 @@ class Compiler:
 
         return run
 
-    def x_Otherwise(self, n):
+    def expr_Otherwise(self, n):
         first, fallback = self.group(n.first), self.group(n.fallback)
         return lambda ctx: first(ctx) or fallback(ctx)
 
-    def x_WithExtreme(self, n):
+    def expr_WithExtreme(self, n):
         source = self.group(n.source)
         key = self.expr(n.key)
         extreme = n.extreme
@@ -452,7 +468,7 @@ class Compiler:
 
         return self._with_it(source, key, keep)
 
-    def x_Comprehension(self, n):
+    def expr_Comprehension(self, n):
         source = self.group(n.source)
         body = self.expr(n.body)
         var = n.var
@@ -469,7 +485,7 @@ class Compiler:
 
         return run
 
-    def x_Call(self, n):
+    def expr_Call(self, n):
         name = n.function
         args = [self.group(a) if i == 0 and name in _GROUP_FUNCTIONS else self.expr(a) for i, a in enumerate(n.args)]
         if name == "count":
@@ -569,13 +585,6 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "true": lambda ctx: True,
     "false": lambda ctx: False,
 }
-
-
-# ------------------------------------------------------------------ prompts
-
-
-def choice_prompt(s: ast.Choose) -> str:
-    return describe_choice(s)
 
 
 # Where each opcode keeps its (relative, then absolute) jump target.

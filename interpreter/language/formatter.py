@@ -29,23 +29,22 @@ formatter and it raises FormatterBug rather than write a changed program.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import threading
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import VisitError
 
 from happydayz.language import ast
 from happydayz.base.errors import Diagnostic, HappyError, Span, SyntaxProblem
-from happydayz.language.parser import grammar_text, parse as _project_parse
+from happydayz.language.grammar import grammar_text
+from happydayz.language.parser import parse as _project_parse
 
-__all__ = ["format_source", "format_paths", "FormatterBug", "INDENT", "strip_spans"]
+__all__ = ["format_source", "format_paths", "FormatterBug", "INDENT"]
 
 INDENT = "  "
 TRAILING_COMMENT_GAP = "  "  # between the code and a comment at the end of its line
@@ -101,19 +100,6 @@ def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
         if isinstance(diagnostic, Diagnostic):
             raise SyntaxProblem(diagnostic) from None
         raise
-
-
-def strip_spans(node: Any) -> Any:
-    """A syntax tree as plain nested tuples, without spans nor the source text."""
-    if isinstance(node, ast.Node):
-        return (type(node).__name__,) + tuple(
-            (f.name, strip_spans(getattr(node, f.name)))
-            for f in dataclasses.fields(node)
-            if f.name not in ("span", "source")
-        )
-    if isinstance(node, (tuple, list)):
-        return tuple(strip_spans(n) for n in node)
-    return node
 
 
 # ------------------------------------------------------------------ printing
@@ -365,7 +351,7 @@ def _verify(text: str, result: str, before: ast.PowerFile, tree: Tree, comments:
         raise FormatterBug(f"{filename}: the formatted text does not parse: {exc}") from None
     if _significant(new_tree) != _significant(tree):
         raise FormatterBug(f"{filename}: formatting changed the tokens of the program")
-    if strip_spans(after) != strip_spans(before):
+    if ast.strip_spans(after) != ast.strip_spans(before):
         raise FormatterBug(f"{filename}: formatting changed the syntax tree")
     if [str(c).rstrip() for c in new_comments] != [str(c).rstrip() for c in comments]:
         raise FormatterBug(f"{filename}: formatting lost or reordered a comment")

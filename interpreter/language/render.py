@@ -1,81 +1,101 @@
-"""English words for expressions and statements of the power language.
+"""The prompts of decisions: expressions of the power language in short, literal English.
 
-Used for the prompts of decisions; the card text of a whole power builds on it.
+"Choose one (target) from the other Communities". The card text of a whole
+power (cardtext.py) is written for reading and says more; both take their
+words from english.py.
 """
 
 from __future__ import annotations
 
 from happydayz.language import ast
+from happydayz.language.english import COMPARISON_WORDS, NAMES, ZONE_WORDS
+from happydayz.language.visitor import Visitor
 
-_ZONE_WORDS = {"hand": "hand", "transfer": "Transfer zone", "held": "hand and Transfer zone", "expedition": "Expedition zone"}
-_OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least",
-        "in": "is among", "not in": "is not among"}
-_NAMES = {
-    "self": "you", "others": "the other Communities", "everyone": "every Community", "factions": "the Factions in play",
-    "reserve": "the Reserve", "trick": "the cards of this trick", "encounter": "the Encounter card",
-    "led": "the Faction led", "leader": "the Community that led", "this": "this card", "played": "the card played",
-    "void": "its player has no card of the Faction led", "round": "the round number", "players": "the number of Communities",
-    "it": "it", "true": "yes", "false": "no", "side": "the side of the board",
-}
+# A call of one argument: "the number of your hand". With a count ("highest(hand, 2)"), the same
+# word without "the" and "of": "2 cards highest of your hand".
+_CALL_WORDS = {"count": "the number of", "random": "at random from", "first": "the first of", "last": "the last of",
+               "highest": "the highest of", "lowest": "the lowest of", "population": "the Survivors of"}
+_CALLS_WITH_A_COUNT = ("highest", "lowest", "first", "last", "random")
 
 
-def owner_words(node: ast.Node | None) -> str:
-    if node is None:
-        return "your"
-    return f"{expr(node)}'s"
+class _Words(Visitor):
+    """An expression in words; UnknownNode for anything else (a statement is never a prompt)."""
+
+    def owner(self, node: ast.Node | None) -> str:
+        return "your" if node is None else f"{self.visit(node)}'s"
+
+    def visit_IntLit(self, n: ast.IntLit) -> str:
+        return str(n.value)
+
+    def visit_FactionLit(self, n: ast.FactionLit) -> str:
+        return n.name
+
+    def visit_NameRef(self, n: ast.NameRef) -> str:
+        return NAMES.get(n.name, n.name)
+
+    def visit_BareAttr(self, n: ast.BareAttr) -> str:
+        return f"its {n.attr}"
+
+    def visit_AttrOf(self, n: ast.AttrOf) -> str:
+        return f"the {n.attr} of {self.visit(n.target)}"
+
+    def visit_ZoneRef(self, n: ast.ZoneRef) -> str:
+        return f"{self.owner(n.owner)} {ZONE_WORDS[n.zone]}"
+
+    def visit_Neighbour(self, n: ast.Neighbour) -> str:
+        return f"{self.owner(n.of)} {n.side} neighbour"
+
+    def visit_Call(self, n: ast.Call) -> str:
+        args = ", ".join(self.visit(a) for a in n.args)
+        if n.function in _CALL_WORDS and len(n.args) == 1:
+            return f"{_CALL_WORDS[n.function]} {args}"
+        if n.function in _CALLS_WITH_A_COUNT and len(n.args) == 2:
+            word = _CALL_WORDS[n.function].replace("the ", "").replace(" of", "")
+            return f"{self.visit(n.args[1])} cards {word} of {self.visit(n.args[0])}"
+        return f"the {n.function} of {args}"
+
+    def visit_Comprehension(self, n: ast.Comprehension) -> str:
+        return f"the {n.function} of {self.visit(n.body)} for each {n.var} in {self.visit(n.source)}"
+
+    def visit_ListLit(self, n: ast.ListLit) -> str:
+        return " and ".join(self.visit(i) for i in n.items)
+
+    def visit_Arith(self, n: ast.Arith | ast.Logic) -> str:
+        return f"{self.visit(n.left)} {n.op} {self.visit(n.right)}"
+
+    visit_Logic = visit_Arith
+
+    def visit_Neg(self, n: ast.Neg) -> str:
+        return f"minus {self.visit(n.operand)}"
+
+    def visit_Not(self, n: ast.Not) -> str:
+        return f"not ({self.visit(n.operand)})"
+
+    def visit_Compare(self, n: ast.Compare) -> str:
+        return f"{self.visit(n.left)} {COMPARISON_WORDS[n.op]} {self.visit(n.right)}"
+
+    def visit_Where(self, n: ast.Where) -> str:
+        c = n.condition
+        if isinstance(c.left, ast.BareAttr) and c.left.attr == "faction" and c.op == "==":
+            return f"the {self.visit(c.right)} in {self.visit(n.source)}"
+        return f"{self.visit(n.source)} where {self.visit(c)}"
+
+    def visit_Except(self, n: ast.Except) -> str:
+        return f"{self.visit(n.source)} except {self.visit(n.removed)}"
+
+    def visit_Otherwise(self, n: ast.Otherwise) -> str:
+        return f"{self.visit(n.first)}, or if none, {self.visit(n.fallback)}"
+
+    def visit_WithExtreme(self, n: ast.WithExtreme) -> str:
+        return f"those of {self.visit(n.source)} with the {n.extreme} {self.visit(n.key)}"
+
+
+_WORDS = _Words()
 
 
 def expr(n: ast.Node) -> str:
-    if isinstance(n, ast.IntLit):
-        return str(n.value)
-    if isinstance(n, ast.FactionLit):
-        return n.name
-    if isinstance(n, ast.NameRef):
-        return _NAMES.get(n.name, n.name)
-    if isinstance(n, ast.BareAttr):
-        return f"its {n.attr}"
-    if isinstance(n, ast.AttrOf):
-        return f"the {n.attr} of {expr(n.target)}"
-    if isinstance(n, ast.ZoneRef):
-        return f"{owner_words(n.owner)} {_ZONE_WORDS[n.zone]}"
-    if isinstance(n, ast.Neighbour):
-        who = "your" if n.of is None else f"{expr(n.of)}'s"
-        return f"{who} {n.side} neighbour"
-    if isinstance(n, ast.Call):
-        args = ", ".join(expr(a) for a in n.args)
-        words = {"count": "the number of", "random": "at random from", "first": "the first of", "last": "the last of",
-                 "highest": "the highest of", "lowest": "the lowest of", "population": "the Survivors of"}
-        if n.function in words and len(n.args) == 1:
-            return f"{words[n.function]} {args}"
-        if n.function in ("highest", "lowest", "first", "last", "random") and len(n.args) == 2:
-            return f"{expr(n.args[1])} cards {words[n.function].replace('the ', '').replace(' of', '')} of {expr(n.args[0])}"
-        return f"the {n.function} of {args}"
-    if isinstance(n, ast.Comprehension):
-        return f"the {n.function} of {expr(n.body)} for each {n.var} in {expr(n.source)}"
-    if isinstance(n, ast.ListLit):
-        return " and ".join(expr(i) for i in n.items)
-    if isinstance(n, ast.Arith):
-        return f"{expr(n.left)} {n.op} {expr(n.right)}"
-    if isinstance(n, ast.Neg):
-        return f"minus {expr(n.operand)}"
-    if isinstance(n, ast.Logic):
-        return f"{expr(n.left)} {n.op} {expr(n.right)}"
-    if isinstance(n, ast.Not):
-        return f"not ({expr(n.operand)})"
-    if isinstance(n, ast.Compare):
-        return f"{expr(n.left)} {_OPS[n.op]} {expr(n.right)}"
-    if isinstance(n, ast.Where):
-        c = n.condition
-        if isinstance(c.left, ast.BareAttr) and c.left.attr == "faction" and c.op == "==":
-            return f"the {expr(c.right)} in {expr(n.source)}"
-        return f"{expr(n.source)} where {expr(c)}"
-    if isinstance(n, ast.Except):
-        return f"{expr(n.source)} except {expr(n.removed)}"
-    if isinstance(n, ast.Otherwise):
-        return f"{expr(n.first)}, or if none, {expr(n.fallback)}"
-    if isinstance(n, ast.WithExtreme):
-        return f"those of {expr(n.source)} with the {n.extreme} {expr(n.key)}"
-    return type(n).__name__
+    """An expression in words: "your hand where its value is more than 3"."""
+    return _WORDS.visit(n)
 
 
 def describe_choice(s: ast.Choose) -> str:

@@ -25,7 +25,8 @@ from happydayz.language.checker import check
 from happydayz.language.compiler import compile_power
 from happydayz.base.errors import SyntaxProblem
 from happydayz.language.formatter import format_paths, format_source
-from happydayz.language.parser import grammar_text, parse
+from happydayz.language.grammar import grammar_text
+from happydayz.language.parser import parse
 from happydayz.language.loader import load_power
 from happydayz.base.resources import data_dir
 

@@ -10,7 +10,8 @@ from conftest import library
 
 from happydayz.authoring.checking import check_paths
 from happydayz.base.errors import CheckProblem, SyntaxProblem
-from happydayz.language.parser import _ToAst, lark_parser, parse
+from happydayz.language.grammar import lark_parser
+from happydayz.language.parser import _ToAst, parse
 from happydayz.language.loader import load_power
 from happydayz.base.resources import data_dir
 

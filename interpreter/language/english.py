@@ -1,0 +1,66 @@
+"""The English of the power language, each word written once.
+
+The prompts of decisions (render.py) and the card text of a power
+(cardtext.py) take their words for zones, comparisons, attributes and
+built-in names from here. The small helpers of English grammar (articles,
+plurals, lists) live here too.
+"""
+
+from __future__ import annotations
+
+# A Community's zones. `held` is the cards it can play: its hand and its Transfer zone, and
+# a card taken from `held` comes from one or the other.
+ZONE_WORDS = {"hand": "hand", "transfer": "Transfer zone", "held": "hand and Transfer zone",
+              "expedition": "Expedition zone"}
+ZONE_FROM_WORDS = {**ZONE_WORDS, "held": "hand or Transfer zone"}
+
+COMPARISON_WORDS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+                    ">=": "is at least", "in": "is among", "not in": "is not among"}
+# A card's value or Survivors compared with a number: "with a value of at most 3".
+ATTRIBUTE_COMPARISON_WORDS = {"==": "of", "!=": "other than", "<": "below", "<=": "of at most", ">": "above",
+                              ">=": "of at least"}
+ATTRIBUTE_NOUNS = {"value": "value", "survivors": "Survivors", "faction": "Faction"}
+
+# The built-in names, each as a noun phrase (the card text says more for `leader`, `void` and `side`).
+NAMES = {
+    "self": "you", "others": "the other Communities", "everyone": "every Community", "factions": "the Factions in play",
+    "reserve": "the Reserve", "trick": "the cards of this trick", "encounter": "the Encounter card",
+    "led": "the Faction led", "leader": "the Community that led", "this": "this card", "played": "the card played",
+    "void": "its player has no card of the Faction led", "round": "the round number", "players": "the number of Communities",
+    "it": "it", "true": "yes", "false": "no", "side": "the side of the board",
+}
+
+# ------------------------------------------------------------------ grammar
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].upper() in "AEIOU" else "a"
+
+
+def singular(name: str) -> str:
+    """One card of a Faction: the Faction's name in the singular (English rules only)."""
+    head, _, last = name.rpartition(" ")
+    if last.endswith("ren") and len(last) > 4:
+        last = last[:-3]
+    elif last.endswith("s") and not last.endswith("ss") and len(last) > 1:
+        last = last[:-1]
+    return f"{head} {last}" if head else last
+
+
+def plural(name: str) -> str:
+    """Several cards of a Faction: the name as written, or with an s when it is singular."""
+    return name if singular(name) != name else name + "s"
+
+
+def join_words(items: list[str], last: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def survivors(n: int) -> str:
+    return f"{n} Survivor" + ("" if n == 1 else "s")
