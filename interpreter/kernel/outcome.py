@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-# When every Community ends at 0, nobody wins: the game's threat does. The only
-# place the kernel's package says its name (a sentence, not a rule).
-NOBODY_WINS = "The Zombies win"
+# When every Community ends at 0, no Community wins (the rulebooks give that game to
+# the game's threat; the rules pages say so, the code names no Faction).
+NOBODY_WINS = "Nobody wins"
 
 
 def winners_text(winners: Sequence[int], you: int | None = None) -> str:

@@ -88,7 +88,7 @@ def test_the_default_scenario_is_scenario_1_of_the_last_box():
 def test_simulate_prints_a_summary(capsys):
     code, out, _ = run(capsys, "simulate", "--games", "3", "--express")
     assert code == 0
-    assert "woodstock-fever/1" in out and "Win rate" in out and "The Zombies win" in out
+    assert "woodstock-fever/1" in out and "Win rate" in out and "Nobody wins" in out
 
 
 def test_simulate_same_seed_same_bytes_different_seed_different_games(capsys, tmp_path):
@@ -234,7 +234,7 @@ def test_play_a_whole_express_game_from_piped_input(capsys, monkeypatch):
                     "Expedition", "Trick won by"):
         assert heading in out
     ending = final_part(out)
-    assert re.search(r"Community \d( \(you\))? wins\.|share the win\.|The Zombies win", ending)
+    assert re.search(r"Community \d( \(you\))? wins\.|share the win\.|Nobody wins", ending)
 
 
 def test_play_shows_the_trick_so_far(capsys, monkeypatch):

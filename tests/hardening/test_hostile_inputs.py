@@ -239,10 +239,7 @@ PROGRAM_CASES = [
     ("play --resume", "/dev/zero"),
     ("simulate --scenario", "huge"), ("replay", "huge"), ("report", "huge"), ("replay-log", "huge"),
     ("report", "deep"), ("replay-log", "deep"), ("report", "bigint"),
-    pytest.param("check", "huge", marks=pytest.mark.xfail(
-        reason="language.parser.parse_file reads a power file whole before its size check; it must read through "
-               "base.files.read_bytes(path, 'power', ...) (a change in language/, outside this issue's files)",
-        strict=False)),
+    ("check", "huge"),
 ]
 
 
