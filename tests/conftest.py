@@ -31,6 +31,9 @@ Stable API (other test files rely on these names and signatures):
     last_count(game) -> dict
         The last end-of-round record of game.history (deltas, populations, ...).
 
+    deltas(game) -> list[int]
+        What each Community gained or lost at the last count.
+
     check_invariants(game)
         Every card in exactly one zone, game.loc agreeing with the zone lists,
         no population below 0.
@@ -120,6 +123,11 @@ def ordered(game: Game, kind: str, seat=None) -> list[str]:
 def last_count(game: Game) -> dict:
     assert game.history, "no round has been counted yet"
     return game.history[-1]
+
+
+def deltas(game: Game) -> list[int]:
+    """What each Community gained or lost at the last count."""
+    return last_count(game)["deltas"]
 
 
 def check_invariants(game: Game) -> None:

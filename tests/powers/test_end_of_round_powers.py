@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import last_count, make_game, position
+from conftest import deltas, make_game, position
 from happydayz.base.errors import GameRuleError
 
 # The box of the Bikers and Horde sections; the Patient Zero sections name
 # theirs, the others use make_game's default box.
 BOX = "american-dream"
-
-
-def deltas(g):
-    return last_count(g)["deltas"]
 
 
 # =============================================================== the count

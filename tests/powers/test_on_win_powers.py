@@ -17,15 +17,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import answer, labels, last_count, make_game, options, ordered, position
+from conftest import answer, deltas, labels, make_game, options, ordered, position
 
 # The box of the Survivalists, Cheerleaders, Governors and Nurses sections;
 # the others use make_game's default box.
 BOX = "american-dream"
-
-
-def deltas(g):
-    return last_count(g)["deltas"]
 
 
 # =============================================================== Hippies

@@ -16,15 +16,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import answer, labels, last_count, make_game, options, position
+from conftest import answer, deltas, labels, make_game, options, position
 
 # The box of the Police Officers section; the others use make_game's
 # default box.
 BOX = "american-dream"
-
-
-def deltas(g):
-    return last_count(g)["deltas"]
 
 
 def expeditions(g):
