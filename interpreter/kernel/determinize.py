@@ -224,6 +224,9 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, dec
         trick=trick,
         transfer_picks=_transfer_picks(setup, zones, observation, decision, rng, me) if kind == "transfer" else [],
         phase=kind,
+        tricks_won=list(observation.get("tricks_won") or [0] * n),
+        # what the observer sees of the powers' counters and marks; another's secret ones read as 0 or false
+        state={(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in observation.get("state", ())},
     )
     game = Game.from_layout(setup, layout, game_rng, record=not quiet)
     if decision is not None:

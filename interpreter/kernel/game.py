@@ -107,7 +107,7 @@ class Game:
                  "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
                  "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
-                 "last_deltas", "seen", "voids", "_in_force")
+                 "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads)."""
@@ -150,6 +150,9 @@ class Game:
         # the zone it is in (read through `known`), and the Factions each hand is known to lack.
         self.seen: list[bool] = [False] * len(self.cards)
         self.voids: list[set[str]] = [set() for _ in range(n)]
+        self.tricks_won = [0] * n
+        self.state: dict[tuple, object] = {}  # (state key, seat or None) -> the value of a power's counter or mark
+        self.round_ends = False  # a power ended the round: it ends after the trick in progress
         self._in_force: InForce  # set by forget_rules
         self.forget_rules()
         if record:
@@ -286,14 +289,36 @@ class Game:
         same Factions and variants (the entries depend on nothing else), so a new game or
         a sampled state does not look them all up again.
         """
-        key = tuple(map(tuple, self.factions))
+        key = (tuple(map(tuple, self.factions)), tuple(self.added))
         memo = self.tables.in_force
         in_force = memo.get(key)
         if in_force is None:
             always = frozenset(f for f in self.setup.faction_power
-                               if self.setup.rules(f, self.variant_of(f)).always_playable)
+                               if self.setup.rules(f, self.variant_of(f)).always_playable
+                               or self.setup.rules(f, self.variant_of(f)).wild)
             in_force = memo[key] = InForce(len(self.cards), always)
+            self._find_events(in_force)
         self._in_force = in_force
+
+    def _find_events(self, in_force: InForce) -> None:
+        """Which hooks of the powers in force run at a play, a trick's end, a round's start and the game's end."""
+        setup = self.setup
+        in_play = tuple(dict.fromkeys(self.factions_in_play()))
+        game_wide = [(setup.faction_power[f], self.variant_of(f)) for f in in_play]
+        game_wide += [(setup.added_power[name], "basic") for name in self.added]
+        for faction in in_play:
+            power, variant = setup.faction_power[faction], self.variant_of(faction)
+            lead, play = power.hook_key(variant, "lead"), power.hook_key(variant, "play")
+            if lead or play:
+                in_force.play_hooks[faction] = (lead, play)
+            won = power.hook_key(variant, "trick")
+            if won:
+                in_force.trick_hooks[faction] = won
+        for attr, hook in (("after_keys", "after_trick"), ("start_keys", "start"), ("game_end_keys", "game_end")):
+            setattr(in_force, attr, tuple(k for k in (p.hook_key(v, hook) for p, v in game_wide) if k))
+        rules = {f: setup.rules(f, self.variant_of(f)) for f in in_play}
+        in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
+        in_force.restricted = frozenset(f for f, r in rules.items() if r.restricts_play)
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
@@ -348,6 +373,8 @@ class Game:
         game.over, game.winners = False, []
         game.known = layout.known
         game.voids = [set(v) for v in layout.voids]
+        game.tricks_won = list(layout.tricks_won) if layout.tricks_won else [0] * game.n
+        game.state, game.round_ends = dict(layout.state), False
         game.forget_rules()
         game.phase = layout.phase
         game._advance()
@@ -386,6 +413,8 @@ class Game:
         self.known = [[] for _ in range(self.n)]
         self.voids = [set() for _ in range(self.n)]
         self.tricks_played = 0
+        self.tricks_won = [0] * self.n
+        self.round_ends = False
         self.active = active
         self.designated = self.named_lead = None
         self.trick = None
@@ -542,11 +571,26 @@ class Game:
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.designated = self.named_lead = None
+        self.tricks_won = [0] * self.n
+        self.round_ends = False
+        if self.state:
+            round_keys = self.setup.round_state
+            self.state = {k: v for k, v in self.state.items() if k[0] not in round_keys}
         if self.record:
             self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
                         reserve=[self.label(c) for c in self.reserve])
         self.transfer_picks = []
         self.phase = "transfer"
+        if in_force.start_keys:
+            self._run_for_everyone(in_force.start_keys, "transfer")
+
+    def _run_for_everyone(self, keys: tuple[tuple, ...], then: str) -> None:
+        """Run game-wide hooks once for each Community (seat order), then go on to the phase `then`."""
+        for key in keys:
+            for seat in range(self.n):
+                self.frames.append(vm.frame(key, seat))
+        self.after_frames = then
+        self.phase = "powers"
 
     def _transfer_targets(self, seat: int) -> list[int]:
         """The seats `seat` passes its Transfer cards to, in order."""
@@ -554,6 +598,9 @@ class Game:
 
     def _phase_transfer(self) -> None:
         picks, steps = self.transfer_picks, self.tables.transfer_steps
+        rounds = self.setup.transfer_rounds  # a house rule: the rounds with a Transfer (None: every round)
+        if rounds is not None and self.round_no not in rounds:
+            steps = ()
         while len(picks) < len(steps):
             seat, k, receiver, prompt = steps[len(picks)]
             hand = self.zones[self.hand_keys[seat]]
@@ -621,7 +668,7 @@ class Game:
                                 "keeps bringing cards back into the hands")
         encounter = None
         reserve = zones["reserve"]
-        if reserve:  # the top card of the Reserve becomes the Encounter card (_move, inlined)
+        if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card (_move, inlined)
             encounter = reserve.pop(0)
             zones["encounter"].append(encounter)
             self.loc[encounter] = "encounter"
@@ -635,7 +682,7 @@ class Game:
         trick.leader = leader
         trick.encounter = encounter
         trick.led = named
-        trick.side = trick.prompt = None
+        trick.side = trick.prompt = trick.declared = None
         trick.plays = []
         trick.named = named is not None
         self.named_lead = None
@@ -654,6 +701,8 @@ class Game:
         if received:
             held = held + received
         led = self.trick.led
+        if self._in_force.restricted:
+            held = self._restrict(seat, held, led)
         if led is not None:
             # The cards of the Faction led and those that may always be played (filter keeps
             # the hand's order without a Python-level loop); all of them if it holds none of
@@ -673,6 +722,30 @@ class Game:
         if len(held) > 1:
             return itemgetter(*held)(options)
         return (options[held[0]],)
+
+    def _restrict(self, seat: int, held: list[int], led: str | None) -> list[int]:
+        """The cards `seat` may play once the rules on leading and playing are applied (see docs/language.md).
+
+        A rule never leaves a Community without a card to play: if it would, it does not apply.
+        """
+        restricted, faction = self._in_force.restricted, self.tables.faction
+        trick = self.trick
+        so_far = tuple(card for _, card, _ in trick.plays)
+
+        def holds(card: int, condition) -> bool:
+            ctx = vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card, side=trick.side)
+            return bool(condition(ctx))
+
+        forced = [c for c in held if faction[c] in restricted and self.rules_of(c).must_be_played is not None
+                  and holds(c, self.rules_of(c).must_be_played)]
+        if forced:
+            return forced
+        if not trick.plays:  # a lead
+            allowed = [c for c in held if faction[c] not in restricted or self.rules_of(c).leads_only_when is None
+                       or holds(c, self.rules_of(c).leads_only_when)]
+        else:
+            allowed = [c for c in held if faction[c] not in restricted or not self.rules_of(c).only_leads]
+        return allowed or held
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
@@ -739,7 +812,78 @@ class Game:
             self.log.append({"event": "play", "round": self.round_no, "seat": seat, "card": self.tables.label[card],
                              "side": trick.side, "trump": trump})
         self.phase = "follow"
+        hooks = self._in_force.play_hooks
+        if hooks and faction in hooks:
+            self._run_play_hooks(hooks[faction], seat, card)
+            return
         self._phase_follow()
+
+    def _run_play_hooks(self, keys: tuple, seat: int, card: int) -> None:
+        """A card with `on lead` or `on play` hooks was played: run them, then the trick goes on."""
+        trick = self.trick
+        lead, play = keys
+        for key in (lead if len(trick.plays) == 1 else None, play):
+            if key is not None:
+                if self.record:
+                    self._event("power", power=self.setup.programs[key].power, variant=key[1], seat=seat)
+                self.frames.append(vm.frame(key, seat, None, tuple(c for _, c, _ in trick.plays), (), trick.led,
+                                            trick.leader, card=card, side=trick.side))
+        self.after_frames = "follow"
+        self.phase = "powers"
+        self._phase_powers()
+
+    def _ruled_winning_play(self) -> Play | None:
+        """The winning play when a rule reads the whole trick (wins, never wins, wild, beats) or a card was declared.
+
+        In order: the first card that `wins` (and may win); else the best trump or card of the
+        Faction led, as _trumping_play, counting a wild card as the Faction led and a declared
+        card as what it was declared; then a card that `beats` the winner's Faction takes it.
+        """
+        trick, tables = self.trick, self.tables
+        led, high, declared = trick.led, trick.side == "+", trick.declared or {}
+        cards = tuple(card for _, card, _ in trick.plays)
+
+        def holds(seat: int, card: int, condition) -> bool:
+            return bool(condition(vm.Ctx(self, seat, {}, trick=cards, led=led, leader=trick.leader, card=card,
+                                         side=trick.side)))
+
+        def counts_as(card: int) -> str:
+            if card in declared:
+                return declared[card]
+            return led if led is not None and self.rules_of(card).wild else tables.faction[card]
+
+        contenders = []
+        for play in trick.plays:
+            seat, card, _ = play
+            rules = self.rules_of(card)
+            if rules.never_wins is not None and holds(seat, card, rules.never_wins):
+                continue
+            if rules.wins is not None and holds(seat, card, rules.wins):
+                return play
+            contenders.append(play)
+        best: Play | None = None
+        best_value = best_trumps = None
+        for play in contenders:
+            _, card, trump = play
+            v = tables.value[card]
+            if v is None or not (trump or counts_as(card) == led):
+                continue
+            if best is not None:
+                if best_trumps and not trump:
+                    continue
+                if trump == best_trumps and not ((v > best_value) if high else (v < best_value)):
+                    continue
+            best, best_value, best_trumps = play, v, trump
+        if best is not None:
+            for play in contenders:  # each card once, in play order: a cycle of `beats` cannot loop
+                seat, card, _ = play
+                beats = self.rules_of(card).beats
+                if play is not best and beats is not None:
+                    beaten = beats(vm.Ctx(self, seat, {}, trick=cards, led=led, leader=trick.leader, card=card,
+                                          side=trick.side))
+                    if counts_as(best[1]) in beaten or tables.faction[best[1]] in beaten:
+                        best = play
+        return best
 
     def _winning_play(self) -> Play | None:
         """The best play of the Faction led (None: the leader wins), or with a trump played, _trumping_play's."""
@@ -783,7 +927,11 @@ class Game:
 
     def _phase_resolve(self) -> None:
         trick = self.trick
-        play = self._winning_play()
+        ruled = self._in_force.ruled
+        if (ruled or trick.declared) and (trick.declared or any(self.tables.faction[c] in ruled for _, c, _ in trick.plays)):
+            play = self._ruled_winning_play()
+        else:
+            play = self._winning_play()
         winner = play[0] if play is not None else trick.leader
         dest = self.expedition_keys[winner]
         zones, loc = self.zones, self.loc
@@ -807,25 +955,46 @@ class Game:
             self.log.append({"event": "win", "round": self.round_no, "seat": winner, "led": trick.led,
                              "blocked": blocked, "cards": [label[card] for _, card, _ in trick.plays]})
         self.active = winner
+        self.tricks_won[winner] += 1
         hook = None
         # A trick in which no card of the Faction led was played (only always-playable cards, or a
         # Faction named before the lead that nobody played) goes to its leader and triggers nothing.
         if play is not None and trick.led is not None and not blocked:
             hooks = self._in_force.win_hooks
             hook = hooks[trick.led] if trick.led in hooks else self._win_hook(trick.led)
+        winning = play[1] if play is not None else None
         if hook is not None:
             key, name, kind = hook
             if self.record:
                 self._event("power", power=name, variant=kind, seat=winner)
-            self.frames.append(vm.frame(key, winner, None, played, encounter, trick.led, trick.leader))
+            self.frames.append(vm.frame(key, winner, None, played, encounter, trick.led, trick.leader,
+                                        winner=winner, winning=winning, side=trick.side))
+        in_force = self._in_force
+        if in_force.trick_hooks or in_force.after_keys:
+            self._queue_trick_hooks(winner, winning, played, encounter)
         self.after_frames = "end_trick"
         self.phase = "powers"
         self._phase_powers()
+
+    def _queue_trick_hooks(self, winner: int, winning: int | None, played: tuple, encounter: tuple) -> None:
+        """After a trick's `on win`: each card's `on trick` hook (in play order), then every `after trick` hook."""
+        trick, in_force = self.trick, self._in_force
+        frames = [(in_force.trick_hooks[self.tables.faction[card]], seat, card) for seat, card, _ in trick.plays
+                  if self.tables.faction[card] in in_force.trick_hooks]
+        frames += [(key, winner, None) for key in in_force.after_keys]
+        for key, seat, card in frames:
+            if self.record:
+                self._event("power", power=self.setup.programs[key].power, variant=key[1], seat=seat)
+            self.frames.append(vm.frame(key, seat, None, played, encounter, trick.led, trick.leader, card=card,
+                                        winner=winner, winning=winning, side=trick.side))
 
     def _phase_end_trick(self) -> None:
         if self.designated is not None:
             self.active = self.designated
         self.trick = None
+        if self.round_ends:  # a power ended the round
+            self.phase = "count"
+            return
         self.phase = "start_trick"
         self._phase_start_trick()
 
@@ -890,7 +1059,41 @@ class Game:
                 self.named_lead = effect[1]
                 if cause is not None:
                     self._event("next_lead", **cause, faction=effect[1])
-            else:  # pragma: no cover
+            else:
+                self._apply_trick_effect(effect, cause)
+
+    def _apply_trick_effect(self, effect: tuple, cause: dict | None) -> None:
+        """The effects of the language's events and state (see language.host): rarer, so kept out of the loop above."""
+        kind, trick = effect[0], self.trick
+        if kind == "state":
+            _, key, seat, value = effect
+            self.state[(key, seat)] = value
+            if cause is not None:
+                self._event("state", **cause, name=key.split(":", 1)[1], seat=seat, value=value)
+        elif kind == "declare":
+            _, card, faction = effect
+            if trick is None or card not in (c for _, c, _ in trick.plays):
+                return  # only a card of the trick on the table can count as another Faction
+            trick.declared = {**(trick.declared or {}), card: faction}
+            if trick.plays[0][1] == card and not trick.named:
+                trick.led, trick.prompt = faction, None
+            if cause is not None:
+                self._event("declare", **cause, card=self.tables.label[card], faction=faction)
+        elif kind == "side":
+            if trick is None:
+                return
+            trick.side = effect[1] or ("-" if trick.side == "+" else "+")
+            trick.prompt = None
+            if cause is not None:
+                self._event("side", **cause, side=trick.side)
+        elif kind == "end":
+            if effect[1] == "trick" and self.after_frames == "follow":
+                self.after_frames = "resolve"
+            elif effect[1] == "round":
+                self.round_ends = True
+            if cause is not None:
+                self._event("end", **cause, what=effect[1])
+        else:  # pragma: no cover
                 raise AssertionError(f"unknown effect {kind}")
 
     def _cause(self, frame: vm.Frame) -> dict:
@@ -939,12 +1142,23 @@ class Game:
         self.history.append(record)
         if self.record:
             self._event("count", deltas=deltas, populations=list(self.population))
-        if self.round_no >= self.setup.rounds or min(self.population) == 0:
+        if self.round_no >= self.setup.rounds or (self.setup.elimination and min(self.population) == 0):
+            if self._in_force.game_end_keys:
+                self.round_gain = [0] * self.n  # what the end-of-game hooks gain or lose, added below
+                self._run_for_everyone(self._in_force.game_end_keys, "game_end")
+                return
             self._finish()
             return
         self.carried = [[c for c in self.zone("expedition", s) if self.rules_of(c).carried_over] for s in range(self.n)]
         self.active = min(range(self.n), key=lambda s: (self.population[s], deltas[s], s))
         self.phase = "faction_change" if self.setup.options.faction_change else "random_power"
+
+    def _phase_game_end(self) -> None:
+        """The end-of-game hooks have run: what they gained or lost changes the populations now."""
+        self.population = [max(0, p + d) for p, d in zip(self.population, self.round_gain)]
+        if self.record:
+            self._event("game_end_powers", deltas=list(self.round_gain), populations=list(self.population))
+        self._finish()
 
     def _finish(self) -> None:
         self.over = True
@@ -992,6 +1206,7 @@ class Game:
             self._event("power_drawn", power_kind=kind, name=name)
             if kind == "added":
                 self.added.append(name)
+                self.forget_rules()
                 continue
             in_play = [f for f, _ in self.factions]
             if name in in_play:
@@ -1051,8 +1266,19 @@ class Game:
             "encounter": labels(encounter)[0] if encounter else None,
             "active": self.active,
             "trick": trick,
+            "tricks_won": list(self.tricks_won),
+            "state": self.visible_state(seat),
             "history": [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]} for h in self.history],
         }
+
+    def visible_state(self, seat: int | None) -> list[dict]:
+        """The powers' counters and marks that `seat` may see (all of them for None): public ones, and its own secret ones."""
+        specs, shown = self.setup.state_specs, []
+        for (key, owner), value in sorted(self.state.items(), key=lambda kv: (kv[0][0], -1 if kv[0][1] is None else kv[0][1])):
+            spec = specs[key]
+            if seat is None or spec.visibility == "public" or owner == seat:
+                shown.append({"power": key.split(":", 1)[0], "name": spec.name, "seat": owner, "value": value})
+        return shown
 
     def result(self) -> dict:
         return {
@@ -1086,7 +1312,8 @@ def _copy_frame(frame: vm.Frame) -> vm.Frame:
 def _copy_trick(trick: Trick | None) -> Trick | None:
     if trick is None:
         return None
-    return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named, trick.prompt)
+    return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named, trick.prompt,
+                 dict(trick.declared) if trick.declared else None)
 
 
 _IMMUTABLE = frozenset({int, str, bool, float, type(None), Decision})
@@ -1103,6 +1330,7 @@ _COPIERS = {
     "carried": lambda carried: [cards[:] for cards in carried],
     "seen": list,
     "voids": lambda voids: [set(v) for v in voids],
+    "tricks_won": list, "state": dict,
     "frames": lambda frames: [_copy_frame(f) for f in frames],
     "trick": _copy_trick,
 }

@@ -20,6 +20,7 @@ class Trick:
     plays: list[tuple[int, int, bool]] = field(default_factory=list)  # (seat, card, trump) in play order
     named: bool = False  # the Faction led was named before the lead
     prompt: str | None = None  # a follow's prompt, once worked out for this Faction led and side
+    declared: dict[int, str] | None = None  # card -> the Faction a power declared it to count as
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Layout:
     trick: Trick | None = None
     transfer_picks: list[tuple[int, int, int]] = field(default_factory=list)  # (giver, receiver, card) so far
     phase: str = "start_trick"  # where the game goes on from: "transfer", "lead", "follow" or "start_trick"
+    tricks_won: list[int] | None = None  # tricks each Community has won this round (None: none yet)
+    state: dict[tuple, object] = field(default_factory=dict)  # the powers' counters and marks (see Game.state)
 
 
 __all__ = ["Layout", "Trick"]

@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping
 
 from happydayz.base.errors import Diagnostic, GameRuleError, Span, suggest
-from happydayz.data.boxes import default_scenario, promo_card
+from happydayz.data.boxes import MAX_PLAYERS, PLAYER_COUNTS, default_scenario, promo_card
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import CompiledPower, VariantProgram
+from happydayz.language.compiler import CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,15 @@ class GameSetup:
     rounds: int
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
+    # the scenario's house rules the game reads (the deal, rounds, population and Transfer size are above)
+    transfer_direction: str = "both"  # both (left, right, left...), left, right, across (kernel.tables)
+    transfer_rounds: frozenset[int] | None = None  # the rounds with a Transfer; None: every round
+    encounter: bool = True  # an Encounter card is turned up at each trick
+    sides: tuple[str, ...] = ("+", "-")  # the sides a leader may choose
+    elimination: bool = True  # a Community at 0 Survivors at a count ends the game
     programs: dict[tuple, object] = field(default_factory=dict)
+    state_specs: dict[str, StateSpec] = field(default_factory=dict)  # state key -> the counter or mark declared
+    round_state: frozenset[str] = frozenset()  # the keys of those kept for a round only
     kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
 
     @property
@@ -72,10 +80,21 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     box = library.boxes.get(scenario.box)
     if box is None:
         raise setup_error(scenario, f"the scenario names the box '{scenario.box}', which is not loaded")
-    if options.players not in box.deal:
-        known = ", ".join(str(p) for p in sorted(box.deal))
+    house = scenario.house_rules
+    if house.hand_size is None:
+        deal = dict(box.deal)
+    else:
+        deal = {players: house.hand_size for players in range(PLAYER_COUNTS[0], MAX_PLAYERS + 1)}
+    if options.players not in deal:
+        known = ", ".join(str(p) for p in sorted(deal))
         raise setup_error(scenario, f"{options.players} players cannot play this box: it deals for {known} players")
+    transfer_cards = box.transfer_cards if house.transfer_cards is None else house.transfer_cards
+    if house.transfer_direction == "across" and options.players % 2 and transfer_cards:
+        raise setup_error(scenario, f"the house rule passes the Transfer across the table, but nobody sits across "
+                                    f"it in a game of {options.players}: play with an even number of players")
     factions = library.all_factions()
+    factions.update(box.factions)  # the scenario's box's own definitions win (as in the scenario's checks)
+    factions.update(library.extra_factions)
     for choice in scenario.factions:
         if choice.faction not in factions:
             raise setup_error(scenario, f"the scenario names the Faction '{choice.faction}', which no loaded box has")
@@ -134,17 +153,29 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     for name in scenario.added:
         if name not in added_defs:
             raise setup_error(scenario, f"the scenario adds the power '{name}', which no loaded box has")
-    pool_added = tuple(name for name, a in added_defs.items() if a.box in in_use_boxes)
+    pool_added = tuple(name for name, a in added_defs.items() if a.box in in_use_boxes or name in library.extra_added)
     added_power = {name: _check_binding(scenario, load_power(added_defs[name].power_file, known | set(factions)),
                                         "added", f"the added power {name}")
                    for name in sorted(set(scenario.added) | set(pool_added))}
 
+    if house.hand_size is not None or options.players > PLAYER_COUNTS[-1]:
+        # a deal the box's own table did not size for the deck: it must fit the first round's deck
+        deck = sum(len(faction_cards[name]) for name in always + tuple(c.faction for c in scenario.factions))
+        if deal[options.players] * options.players > deck:
+            raise setup_error(scenario, f"{options.players} Communities dealt {deal[options.players]} cards each "
+                                        f"need {deal[options.players] * options.players} cards, but the deck of "
+                                        f"this game has {deck}")
+
     setup = GameSetup(
         scenario=scenario, options=options, cards=cards, always=always, candidates=candidates,
         faction_cards=faction_cards, promo_swaps=promo_swaps, faction_power=faction_power,
-        added_power=added_power, card_power=card_power, starting_population=box.starting_population,
-        deal=dict(box.deal), rounds=1 if options.express else box.campaign_rounds,
-        transfer_cards=box.transfer_cards, power_pool_added=pool_added,
+        added_power=added_power, card_power=card_power,
+        starting_population=house.starting_population or box.starting_population,
+        deal=deal, rounds=1 if options.express else house.rounds or box.campaign_rounds,
+        transfer_cards=transfer_cards, power_pool_added=pool_added,
+        transfer_direction=house.transfer_direction,
+        transfer_rounds=None if house.transfer_rounds is None else frozenset(house.transfer_rounds),
+        encounter=house.encounter, sides=house.sides, elimination=house.elimination,
     )
     _index_programs(setup)
     return setup
@@ -167,9 +198,11 @@ def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
     for power in powers:
         for kind, variant in power.variants.items():
-            for hook, program in (("win", variant.on_win), ("end", variant.end_of_round)):
-                if program is not None:
-                    setup.programs[power.hook_key(kind, hook)] = program
+            for hook, program in variant.hooks.items():
+                setup.programs[power.hook_key(kind, hook)] = program
+        for spec in power.state.values():
+            setup.state_specs[spec.key] = spec
+    setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
 
 
 def scenario_span(scenario: Scenario) -> Span:

@@ -31,11 +31,12 @@ class CardTables:
     a playout builds no labels and no tuples for them.
     """
 
-    def __init__(self, cards, players: int, transfer_cards: int) -> None:
+    def __init__(self, cards, players: int, transfer_cards: int, direction: str = "both",
+                 sides: tuple[str, ...] = SIDES) -> None:
         self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
         # each seat's Transfer passes, in order: (receiver, the prompt that asks for the card)
         self.transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, self.seat[receiver].label))
-                                     for receiver in _transfer_targets(seat, players, transfer_cards))
+                                     for receiver in _transfer_targets(seat, players, transfer_cards, direction))
                                for seat in range(players))
         # the Transfer picks of a round in the order they are made, seat by seat:
         # (seat, how many that seat picked before, receiver, prompt)
@@ -64,16 +65,23 @@ class CardTables:
         self.follow = tuple(Option(i, c.label) for i, c in enumerate(cards))
         # the options of a power's choice, by the element chosen
         self.options_of = {"Card": self.follow, "Community": self.seat, "Faction": _OptionByName(),
-                           "Yes/No": {True: Option(True, "yes"), False: Option(False, "no")}}
-        self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in SIDES)
+                           "Yes/No": {True: Option(True, "yes"), False: Option(False, "no")},
+                           "Number": _OptionByName(str), "Side": _OptionByName(lambda side: f"{side} side"),
+                           "Course": _OptionByName()}
+        # both sides of each card, or the sides a house rule leaves (GameSetup.sides)
+        self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in sides)
                           for i, c in enumerate(cards))
 
 
 class _OptionByName(dict):
-    """A Faction's option, made on first use."""
+    """The option of a value offered by name (a Faction, a number, a side, a course's words), made on first use."""
 
-    def __missing__(self, name: str) -> Option:
-        option = self[name] = Option(name, name)
+    def __init__(self, label=str) -> None:
+        super().__init__()
+        self.label = label
+
+    def __missing__(self, name) -> Option:
+        option = self[name] = Option(name, self.label(name))
         return option
 
 
@@ -84,7 +92,8 @@ class InForce:
     or sampled state) of a setup with the same Factions and variants.
     """
 
-    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank")
+    __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
+                 "play_hooks", "trick_hooks", "after_keys", "start_keys", "game_end_keys", "ruled", "restricted")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -96,19 +105,44 @@ class InForce:
         self.deck: tuple[int, ...] | None = None  # the cards of a round (see Game._round_deck)
         self.out: tuple[int, ...] | None = None  # the cards not in it
         self.lead_rank: tuple | None = None  # card -> (Faction rank, value) for the first lead (Game._first_leader)
+        # The events of the powers in force (see Game.forget_rules), all empty for the bundled powers:
+        self.play_hooks: dict[str, tuple] = {}  # Faction -> (its on-lead key, its on-play key), either None
+        self.trick_hooks: dict[str, tuple] = {}  # Faction -> its on-trick hook key
+        self.after_keys: tuple[tuple, ...] = ()  # the after-trick hooks
+        self.start_keys: tuple[tuple, ...] = ()  # the start-of-round hooks
+        self.game_end_keys: tuple[tuple, ...] = ()  # the end-of-game hooks
+        self.ruled: frozenset[str] = frozenset()  # Factions with a rule that says who wins (wins, wild, beats...)
+        self.restricted: frozenset[str] = frozenset()  # Factions with a rule on what may be led or played
 
 
-def _transfer_targets(seat: int, players: int, count: int) -> list[int]:
+def _transfer_targets(seat: int, players: int, count: int, direction: str = "both") -> list[int]:
+    """The receivers of `seat`'s `count` Transfer cards, in order.
+
+    "both" is the boxes' Transfer: the left neighbour, then the right one (and on,
+    alternating, should a house rule pass more than 2); "left", "right": every card to
+    that neighbour; "across": to the seat opposite (an even number of players). With 2
+    players every card goes to the other.
+    """
     if players == 2:
         return [1 - seat] * count
-    return [(seat + 1) % players, (seat - 1) % players][:count]
+    left, right = (seat + 1) % players, (seat - 1) % players
+    if direction == "left":
+        return [left] * count
+    if direction == "right":
+        return [right] * count
+    if direction == "across":
+        return [(seat + players // 2) % players] * count
+    return [right if k % 2 else left for k in range(count)]
 
 
 def _transfer_prompt(seat: int, receiver: int, players: int, label: str) -> str:
     if players == 2:
         return f"Choose a card to pass to {label}"
-    side = "left" if receiver == (seat + 1) % players else "right"
-    return f"Choose a card to pass to your {side} neighbour ({label})"
+    if receiver == (seat + 1) % players:
+        return f"Choose a card to pass to your left neighbour ({label})"
+    if receiver == (seat - 1) % players:
+        return f"Choose a card to pass to your right neighbour ({label})"
+    return f"Choose a card to pass to the Community across the table ({label})"
 
 
 def pick(table, keys) -> tuple:
@@ -139,5 +173,6 @@ def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
 def tables_of(setup: GameSetup) -> CardTables:
     """The setup's CardTables, built on first use."""
     if setup.kernel_tables is None:
-        setup.kernel_tables = CardTables(setup.cards, setup.n, setup.transfer_cards)
+        setup.kernel_tables = CardTables(setup.cards, setup.n, setup.transfer_cards, setup.transfer_direction,
+                                         setup.sides)
     return setup.kernel_tables

@@ -137,6 +137,14 @@ class WithExtreme(Node):
     key: Node
 
 
+@dataclass(frozen=True)
+class StateOf(Node):
+    """A lasting counter or mark of one Community: `points of winner`."""
+
+    name: str
+    owner: Node
+
+
 # ----------------------------------------------------------------- statements
 
 
@@ -245,19 +253,79 @@ class NextLead(Node):
     faction: Node
 
 
+@dataclass(frozen=True)
+class SetState(Node):
+    """`set points of winner = 3`; `set points = 3` is a SetVar the checker finds to name a state."""
+
+    name: str
+    owner: Node
+    value: Node
+
+
+@dataclass(frozen=True)
+class AddState(Node):
+    """`add 1 to points of winner`: a counter goes up (or down, by a negative amount)."""
+
+    amount: Node
+    name: str
+    owner: Node | None  # None: the acting Community's (or the game's, for a counter per game)
+
+
+@dataclass(frozen=True)
+class ModeOption(Node):
+    text: str  # what the player reads
+    body: Block
+
+
+@dataclass(frozen=True)
+class ChooseMode(Node):
+    """`choose "Take the trick" { ... } or "Pass" { ... }`: one of several courses, each worded."""
+
+    chooser: Node | None
+    options: tuple[ModeOption, ...]
+
+
+@dataclass(frozen=True)
+class Declare(Node):
+    """`declare played as f`: for the rest of the trick the card counts as that Faction."""
+
+    card: Node
+    faction: Node
+
+
+@dataclass(frozen=True)
+class SetSide(Node):
+    value: Node | None  # None: flip the side
+
+
+@dataclass(frozen=True)
+class End(Node):
+    what: str  # trick, round
+
+
 # ---------------------------------------------------------- hooks and powers
 
 
 @dataclass(frozen=True)
 class Hook(Node):
-    timing: str  # win, end_of_round
+    timing: str  # win, play, lead, trick, after_trick, start_of_round, end_of_round, end_of_game
     body: Block
 
 
 @dataclass(frozen=True)
 class Rule(Node):
-    kind: str  # always_playable, never_leads, trumps, blocks_led_power, face_up, carried_over
+    kind: str  # always_playable, never_leads, trumps, blocks_led_power, face_up, carried_over, wins, never_wins,
+    #            wild, beats, leads_only_when, only_leads, must_be_played (see RULE_KINDS)
     condition: Node | None = None
+
+
+@dataclass(frozen=True)
+class StateDecl(Node):
+    kind: str  # counter (a Number) or mark (Yes/No)
+    name: str
+    per_community: bool
+    lifetime: str  # round, game
+    visibility: str  # public, secret (seen by its owner only)
 
 
 @dataclass(frozen=True)
@@ -282,6 +350,7 @@ class PowerFile(Node):
     hooks: tuple[Hook, ...]  # a fixed power's own hooks
     rules: tuple[Rule, ...]
     source: str  # the text, for diagnostics
+    state: tuple[StateDecl, ...] = ()
 
 
 # ------------------------------------------------------------ kinds of node
@@ -289,10 +358,12 @@ class PowerFile(Node):
 
 EXPRESSIONS: tuple[type[Node], ...] = (IntLit, FactionLit, NameRef, BareAttr, AttrOf, ZoneRef, Neighbour, Call,
                                        Comprehension, ListLit, Arith, Neg, Logic, Not, Compare, Where, Except,
-                                       Otherwise, WithExtreme)
-EFFECTS: tuple[type[Node], ...] = (Move, Draw, Deal, Score, NextLeader, NextLead)  # the statements that change the game
-STATEMENTS: tuple[type[Node], ...] = (Let, SetVar, Choose, Ask, If, Each, Repeat) + EFFECTS
-PARTS: tuple[type[Node], ...] = (Block, Dest, SortKey, Hook, Rule, Variant, Binding, PowerFile)  # the rest of a file
+                                       Otherwise, WithExtreme, StateOf)
+EFFECTS: tuple[type[Node], ...] = (Move, Draw, Deal, Score, NextLeader, NextLead, SetState, AddState, Declare, SetSide,
+                                   End)  # the statements that change the game
+STATEMENTS: tuple[type[Node], ...] = (Let, SetVar, Choose, ChooseMode, Ask, If, Each, Repeat) + EFFECTS
+PARTS: tuple[type[Node], ...] = (Block, Dest, SortKey, ModeOption, Hook, Rule, StateDecl, Variant, Binding,
+                                 PowerFile)  # the rest of a file
 NODE_CLASSES: dict[str, type[Node]] = {cls.__name__: cls for cls in EXPRESSIONS + STATEMENTS + PARTS}
 
 # ---------------------------------------------------------------- walking

@@ -20,31 +20,50 @@ CARDS, COMMUNITIES, FACTIONS = "Cards", "Communities", "Factions"
 SET_OF = {CARD: CARDS, COMMUNITY: COMMUNITIES, FACTION: FACTIONS}
 ELEMENT_OF = {v: k for k, v in SET_OF.items()}
 
-# Where each built-in name may be used: "any", or the hook/rule contexts.
+NUMBERS, SIDES = "Numbers", "Sides"  # what `numbers(a, b)` and `sides` offer to choose from (not lists)
+ELEMENT_OF.update({NUMBERS: INT, SIDES: SIDE})
+
+# Where each built-in name may be used: the hook and rule contexts. A context is what the
+# running hook can see (see docs/language.md, "Hooks").
 WIN, END, RULE = "on win", "at end of round", "rule"
+PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at start of round", "at end of game"
+CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
+                   "start_of_round": START, "end_of_game": GAME_END}
+ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, GAME_END)
+IN_A_TRICK = (WIN, RULE, PLAY, TRICK, AFTER)  # a trick is on the table (or just won)
+TRICK_WON = (WIN, TRICK, AFTER)
 BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "self": (COMMUNITY, (WIN, END, RULE)),
-    "others": (COMMUNITIES, (WIN, END, RULE)),
-    "everyone": (COMMUNITIES, (WIN, END, RULE)),
-    "factions": (FACTIONS, (WIN, END, RULE)),
-    "reserve": (CARDS, (WIN, END, RULE)),
-    "round": (INT, (WIN, END, RULE)),
-    "players": (INT, (WIN, END, RULE)),
-    "trick": (CARDS, (WIN,)),
-    "encounter": (CARDS, (WIN,)),
-    "led": (FACTION, (WIN, RULE)),
-    "leader": (COMMUNITY, (WIN, RULE)),
+    "self": (COMMUNITY, ANY),
+    "others": (COMMUNITIES, ANY),
+    "everyone": (COMMUNITIES, ANY),
+    "factions": (FACTIONS, ANY),
+    "reserve": (CARDS, ANY),
+    "round": (INT, ANY),
+    "players": (INT, ANY),
+    "trick": (CARDS, IN_A_TRICK),
+    "encounter": (CARDS, TRICK_WON),
+    "led": (FACTION, IN_A_TRICK),
+    "leader": (COMMUNITY, IN_A_TRICK),
+    "winner": (COMMUNITY, TRICK_WON),
+    "winning": (CARD, TRICK_WON),
     "this": (CARD, (END,)),
-    "played": (CARD, (RULE,)),
+    "played": (CARD, (RULE, PLAY, TRICK)),
+    "before": (CARDS, (RULE, PLAY)),
     "void": (BOOL, (RULE,)),
-    "side": (SIDE, (RULE,)),
-    "plus": (SIDE, (RULE,)),
-    "minus": (SIDE, (RULE,)),
-    "true": (BOOL, (WIN, END, RULE)),
-    "false": (BOOL, (WIN, END, RULE)),
+    "side": (SIDE, IN_A_TRICK),
+    "sides": (SIDES, ANY),
+    "plus": (SIDE, ANY),
+    "minus": (SIDE, ANY),
+    "true": (BOOL, ANY),
+    "false": (BOOL, ANY),
 }
 ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}
-FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population")
+FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population", "player",
+             "position", "tricks", "numbers")
+MAX_NUMBERS = 50  # the most Numbers `numbers(a, b)` offers (a choice is a decision: a short list)
+# The hooks that belong to a Faction's cards; the others may belong to any power.
+CARD_HOOKS = ("win", "play", "lead", "trick")
+RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played")
 
 
 def is_set(t: str | None) -> bool:
@@ -78,9 +97,12 @@ class _Scope:
     names: dict[str, str]
     lets: set[str]
     declarations: dict[str, _Declaration] = field(default_factory=dict)
+    loops: int = 0  # how many `each` and `repeat` loops hold this scope
+    let_loops: dict[str, int] = field(default_factory=dict)  # a let's name -> the loops around it
 
-    def child(self) -> "_Scope":
-        return _Scope(dict(self.names), set(self.lets), dict(self.declarations))
+    def child(self, loop: bool = False) -> "_Scope":
+        return _Scope(dict(self.names), set(self.lets), dict(self.declarations), self.loops + loop,
+                      dict(self.let_loops))
 
 
 class Checker(Visitor):
@@ -91,10 +113,13 @@ class Checker(Visitor):
         self.context = WIN
         self.binding = "faction"
         self.declared: list[_Declaration] = []
+        self.state: dict[str, ast.StateDecl] = {}
+        self.counted_zero = 0  # inside (the condition or block of) ifs that test a count against 0: see WithExtreme
 
     # ------------------------------------------------------------------ powers
     def check_power(self, power: ast.PowerFile) -> None:
         self.binding = power.binding.kind
+        self.declare_state(power.state)
         if power.binding.kind == "faction" and power.binding.faction and self.known is not None:
             own = power.binding.faction
             near = suggest(own, self.known - {own})
@@ -137,15 +162,28 @@ class Checker(Visitor):
                 self.sink.warning(d.span, f"{what} '{d.name}' is never used", "W005",
                                   hint="use it, or remove it" if d.kind == "let" else "use the chosen value in the block below")
 
+    def declare_state(self, declarations: tuple[ast.StateDecl, ...]) -> None:
+        for d in declarations:
+            if d.name in BUILTINS or d.name in FUNCTIONS or d.name == "it":
+                self.sink.error(d.span, f"'{d.name}' is a built-in name; choose another name for this {d.kind}", "C030")
+            elif d.name in self.state:
+                self.sink.error(d.span, f"the {self.state[d.name].kind} '{d.name}' is declared twice", "C060")
+            if d.visibility == "secret" and not d.per_community:
+                self.sink.error(d.span, f"a secret {d.kind} belongs to one Community: write 'per community'", "C061",
+                                hint=f"{d.kind} {d.name} per community for {d.lifetime} secret")
+            self.state.setdefault(d.name, d)
+
     def check_items(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> None:
         timings: set[str] = set()
         for hook in hooks:
             if hook.timing in timings:
-                self.sink.error(hook.span, f"the hook '{_hook_words(hook.timing)}' is written twice here", "C024")
+                self.sink.error(hook.span, f"the hook '{hook_words(hook.timing)}' is written twice here", "C024")
             timings.add(hook.timing)
-            if hook.timing == "win" and self.binding != "faction":
-                self.sink.error(hook.span, "'on win' belongs to a Faction's power: a card's power or an added power acts at the end of the round", "C025")
-            self.context = WIN if hook.timing == "win" else END
+            if hook.timing in CARD_HOOKS and self.binding != "faction":
+                self.sink.error(hook.span, f"'{hook_words(hook.timing)}' belongs to a Faction's power (its cards): a card's "
+                                "power or an added power acts at the start or end of a round, after a trick or at the "
+                                "end of the game", "C025")
+            self.context = CONTEXT_OF_HOOK[hook.timing]
             self.block(hook.body, self.root_scope())
         kinds: set[str] = set()
         for rule in rules:
@@ -156,7 +194,12 @@ class Checker(Visitor):
                 self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
             if rule.condition is not None:
                 self.context = RULE
-                self.expect(rule.condition, self.root_scope(), BOOL, "the rule's condition")
+                if rule.kind == "beats":
+                    t = self.expr(rule.condition, self.root_scope())
+                    if t is not None and as_set(t) != FACTIONS:
+                        self.sink.error(rule.condition.span, f"'rule beats' names a Faction or Factions, not {_a(t)}", "C062")
+                else:
+                    self.expect(rule.condition, self.root_scope(), BOOL, "the rule's condition")
 
     def root_scope(self) -> _Scope:
         return _Scope({}, set())
@@ -170,6 +213,10 @@ class Checker(Visitor):
     def bind(self, scope: _Scope, name: str, type_: str, span: Span, is_let: bool = False, kind: str | None = None) -> None:
         if name in BUILTINS or name in FUNCTIONS or name == "it":
             self.sink.error(span, f"'{name}' is a built-in name; choose another name for this variable", "C030")
+        if name in self.state:
+            self.sink.error(span, f"'{name}' is the name of a {self.state[name].kind}; choose another name for this "
+                            "variable", "C031")
+            return
         if name in scope.names:
             self.sink.error(span, f"the name '{name}' is already in use here", "C031",
                             hint="use 'set' to change a variable made with 'let'" if name in scope.lets else None)
@@ -186,8 +233,12 @@ class Checker(Visitor):
         t = self.expr(s.value, scope)
         if t is not None:
             self.bind(scope, s.name, t, s.span, is_let=True, kind="let")
+            scope.let_loops[s.name] = scope.loops
 
     def statement_SetVar(self, s: ast.SetVar, scope: _Scope) -> None:
+        if s.name in self.state and s.name not in scope.names:
+            self.set_state(s, s.name, None, s.value, scope)
+            return
         if s.name not in scope.lets:
             self.sink.error(s.span, f"'set' changes a variable made with 'let', and '{s.name}' is not one", "C032",
                             hint=_did_you_mean(s.name, scope.lets))
@@ -195,13 +246,73 @@ class Checker(Visitor):
         else:
             scope.declarations[s.name].used = True
             self.expect(s.value, scope, scope.names[s.name], f"the new value of '{s.name}'")
+            if scope.let_loops.get(s.name) == scope.loops and _counts_up(s):
+                self.sink.warning(s.span, f"'{s.name}' is made anew each time this hook runs, so it counts only within "
+                                  "one run", "W010", hint=f"for a count that lasts across tricks and rounds, declare "
+                                  f"'counter {s.name}' at the top of the file and write 'add 1 to {s.name}'")
+
+    def set_state(self, s: ast.Node, name: str, owner: ast.Node | None, value: ast.Node, scope: _Scope) -> None:
+        decl = self.state_declaration(s, name, owner, scope)
+        if decl is not None:
+            self.expect(value, scope, INT if decl.kind == "counter" else BOOL, f"the new value of '{name}'")
+        else:
+            self.expr(value, scope)
+
+    def state_declaration(self, s: ast.Node, name: str, owner: ast.Node | None, scope: _Scope) -> ast.StateDecl | None:
+        """The declaration of the state `name` (of `owner`), after checking the use; None if there is none."""
+        decl = self.state.get(name)
+        if decl is None:
+            self.sink.error(s.span, f"'{name}' is not a declared counter or mark", "C063",
+                            hint=_did_you_mean(name, self.state) or f"declare it at the top of the file: 'counter {name}'")
+        elif owner is not None and not decl.per_community:
+            self.sink.error(s.span, f"the {decl.kind} '{name}' is one for the game, not one per Community", "C064",
+                            hint=f"write '{name}' alone, or declare it 'per community'")
+        if owner is not None:
+            self.expect(owner, scope, COMMUNITY, f"whose {name}")
+        return decl
+
+    def statement_SetState(self, s: ast.SetState, scope: _Scope) -> None:
+        self.set_state(s, s.name, s.owner, s.value, scope)
+
+    def statement_AddState(self, s: ast.AddState, scope: _Scope) -> None:
+        decl = self.state_declaration(s, s.name, s.owner, scope)
+        if decl is not None and decl.kind != "counter":
+            self.sink.error(s.span, f"'add' counts up a counter, and '{s.name}' is a mark", "C065",
+                            hint=f"write 'set {s.name} = true'")
+        self.expect(s.amount, scope, INT, "how much to add")
+
+    def statement_ChooseMode(self, s: ast.ChooseMode, scope: _Scope) -> None:
+        if s.chooser is not None:
+            self.expect(s.chooser, scope, COMMUNITY, "the Community that chooses")
+        seen: set[str] = set()
+        for option in s.options:
+            if not option.text.strip():
+                self.sink.error(option.span, "each course of a choice needs words the player reads", "C066")
+            elif option.text in seen:
+                self.sink.error(option.span, f"the course \"{option.text}\" is offered twice", "C066")
+            seen.add(option.text)
+            self.block(option.body, scope)
+
+    def statement_Declare(self, s: ast.Declare, scope: _Scope) -> None:
+        self.only_in(s, "declare", (PLAY,))
+        self.expect(s.card, scope, CARD, "the card declared")
+        self.expect(s.faction, scope, FACTION, "what the card counts as")
+
+    def statement_SetSide(self, s: ast.SetSide, scope: _Scope) -> None:
+        self.only_in(s, "set side" if s.value is not None else "flip side", (PLAY,))
+        if s.value is not None:
+            self.expect(s.value, scope, SIDE, "the side")
+
+    def statement_End(self, s: ast.End, scope: _Scope) -> None:
+        self.only_in(s, f"end {s.what}", (PLAY,) if s.what == "trick" else (PLAY, WIN, TRICK, AFTER))
 
     def statement_Choose(self, s: ast.Choose, scope: _Scope) -> None:
         t = self.expr(s.source, scope)
         element = None
         if t is not None:
             if not is_set(as_set(t)):
-                self.sink.error(s.source.span, f"'choose' picks from Cards, Communities or Factions, not from {_a(t)}", "C040")
+                self.sink.error(s.source.span, f"'choose' picks from Cards, Communities, Factions, numbers(a, b) or sides, "
+                                f"not from {_a(t)}", "C040")
             else:
                 element = ELEMENT_OF[as_set(t)]
         if s.count < 1:
@@ -211,6 +322,9 @@ class Checker(Visitor):
         if isinstance(s.source, ast.ListLit) and not s.source.items:
             self.sink.error(s.source.span, "this choice has no options", "C042")
         body = scope.child()
+        if element is not None and s.mode != "one" and element not in SET_OF:
+            self.sink.error(s.span, f"only one {element} can be chosen at a time", "C041")
+            element = None
         if element is not None:
             self.bind(body, s.name, element if s.mode == "one" else SET_OF[element], s.span, kind="choose")
         self.block(s.body, body)
@@ -225,18 +339,21 @@ class Checker(Visitor):
             self.block(s.no, scope)
 
     def statement_If(self, s: ast.If, scope: _Scope) -> None:
+        guarded = _tests_against_zero(s.condition)  # then an all-zero count is ruled out, in it and below it
+        self.counted_zero += guarded
         self.expect(s.condition, scope, BOOL, "the condition of 'if'")
         verdict = _constant_truth(s.condition)
         if verdict is not None:
             self.sink.warning(s.condition.span, "this condition can never hold" if not verdict else "this condition always holds",
                               "W006", hint="a count is never below 0" if isinstance(s.condition, ast.Compare) else None)
         self.block(s.then, scope)
+        self.counted_zero -= guarded
         if s.otherwise is not None:
             self.block(s.otherwise, scope)
 
     def statement_Each(self, s: ast.Each, scope: _Scope) -> None:
         t = self.expr(s.source, scope)
-        body = scope.child()
+        body = scope.child(loop=True)
         if t is not None:
             if not is_set(as_set(t)):
                 self.sink.error(s.source.span, f"'each' walks Cards, Communities or Factions, not {_a(t)}", "C043")
@@ -247,7 +364,7 @@ class Checker(Visitor):
     def statement_Repeat(self, s: ast.Repeat, scope: _Scope) -> None:
         if s.count < 1:
             self.sink.warning(s.span, "'repeat 0' does nothing", "W002")
-        self.block(s.body, scope)
+        self.block(s.body, scope.child(loop=True))
 
     def statement_Move(self, s: ast.Move, scope: _Scope) -> None:
         self.expect_cards(s.cards, scope, "what 'move' moves")
@@ -273,16 +390,16 @@ class Checker(Visitor):
             self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
 
     def statement_NextLeader(self, s: ast.NextLeader, scope: _Scope) -> None:
-        self.only_on_win(s, "next leader")
+        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER))
         self.expect(s.who, scope, COMMUNITY, "the next leader")
 
     def statement_NextLead(self, s: ast.NextLead, scope: _Scope) -> None:
-        self.only_on_win(s, "next lead")
+        self.only_in(s, "next lead", (WIN, PLAY, TRICK, AFTER))
         self.expect(s.faction, scope, FACTION, "the Faction to lead")
 
-    def only_on_win(self, s: ast.Node, words: str) -> None:
-        if self.context != WIN:
-            self.sink.error(s.span, f"'{words}' only makes sense in an 'on win' hook", "C046")
+    def only_in(self, s: ast.Node, words: str, contexts: tuple[str, ...]) -> None:
+        if self.context not in contexts:
+            self.sink.error(s.span, f"'{words}' only makes sense in {_contexts_words(contexts)}", "C046")
 
     def dest(self, d: ast.Dest, scope: _Scope) -> None:
         if d.kind == "held":
@@ -323,11 +440,13 @@ class Checker(Visitor):
             if n.name in scope.declarations:
                 scope.declarations[n.name].used = True
             return scope.names[n.name]
+        if n.name in self.state:
+            return INT if self.state[n.name].kind == "counter" else BOOL
         if n.name in BUILTINS:
             t, contexts = BUILTINS[n.name]
             if self.context not in contexts:
                 self.sink.error(n.span, f"'{n.name}' is not known in {_context_words(self.context)}; it is known in "
-                                + " and ".join(_context_words(c) for c in contexts), "C003")
+                                + _contexts_words(contexts), "C003")
                 return t
             if n.name == "this" and self.binding != "card":
                 self.sink.error(n.span, "'this' is the card of a card's power ('for card')", "C003")
@@ -336,8 +455,14 @@ class Checker(Visitor):
             self.sink.error(n.span, "'it' is only known inside a 'where' condition, a 'with most' count or a 'for' in min/max/sum", "C004")
             return None
         self.sink.error(n.span, f"unknown name '{n.name}'", "C002",
-                        hint=_name_hint(n.name, list(scope.names) + list(BUILTINS), self.known))
+                        hint=_name_hint(n.name, list(scope.names) + list(BUILTINS) + list(self.state), self.known))
         return None
+
+    def expr_StateOf(self, n: ast.StateOf, scope: _Scope) -> str | None:
+        decl = self.state_declaration(n, n.name, n.owner, scope)
+        if decl is None:
+            return None
+        return INT if decl.kind == "counter" else BOOL
 
     def expr_BareAttr(self, n: ast.BareAttr, scope: _Scope) -> str:
         if scope.names.get("it") != CARD:
@@ -362,7 +487,7 @@ class Checker(Visitor):
     def expr_Comprehension(self, n: ast.Comprehension, scope: _Scope) -> str:
         t = self.expr(n.source, scope)
         inner = scope.child()
-        if n.var in BUILTINS or n.var in FUNCTIONS or n.var == "it" or n.var in scope.names:
+        if n.var in BUILTINS or n.var in FUNCTIONS or n.var == "it" or n.var in scope.names or n.var in self.state:
             self.sink.error(n.span, f"the name '{n.var}' is already in use here; choose another name for "
                             "the variable of this 'for'", "C031")
             return INT
@@ -453,6 +578,11 @@ class Checker(Visitor):
                 result = as_set(t)
                 inner.names["it"] = ELEMENT_OF[result]
         self.expect(n.key, inner, INT, f"what 'with {n.extreme}' counts")
+        # `with fewest` keeps everyone at 0, which is what "fewest" means; `with most` of nothing is the trap.
+        if n.extreme == "most" and not self.counted_zero and _count_like(n.key, self.state):
+            self.sink.warning(n.span, "when every count is 0, 'with most' keeps them all", "W011",
+                              hint="test the count first ('if ... > 0 and ...'), filter with 'where', or write "
+                                   "'with strictly most'")
         return result
 
     # Calls and comparisons have checks long enough for methods of their own. (Going through them
@@ -510,6 +640,25 @@ class Checker(Visitor):
             if arity(1, 1):
                 self.expect(args[0], scope, COMMUNITY, "whose population")
             return INT
+        if name == "tricks":
+            if arity(1, 1):
+                self.expect(args[0], scope, COMMUNITY, "whose tricks")
+            return INT
+        if name in ("player", "position"):
+            if self.context not in IN_A_TRICK:
+                self.sink.error(n.span, f"'{name}' reads the trick, and {_context_words(self.context)} has none; it "
+                                f"is known in {_contexts_words(IN_A_TRICK)}", "C003")
+            if arity(1, 1):
+                self.expect(args[0], scope, CARD, f"the card whose {name} is asked")
+            return COMMUNITY if name == "player" else INT
+        if name == "numbers":
+            if arity(2, 2):
+                for a in args:
+                    self.expect(a, scope, INT, "each end of 'numbers'")
+                if all(isinstance(a, ast.IntLit) for a in args) and not 0 < args[1].value - args[0].value + 1 <= MAX_NUMBERS:
+                    self.sink.error(n.span, f"'numbers' offers 1 to {MAX_NUMBERS} numbers, from the first to the "
+                                    "second", "C067")
+            return NUMBERS
         # highest, lowest, first, last, random: (group[, how many]) -> group
         if not arity(1, 2):
             return None
@@ -572,12 +721,39 @@ def _name_hint(name: str, names, factions: set[str] | None) -> str | None:
     return f"Faction names start with a capital letter: did you mean the Faction {written}?"
 
 
-def _hook_words(timing: str) -> str:
-    return "on win" if timing == "win" else "at end of round"
+def hook_words(timing: str) -> str:
+    """A hook as it is written: "on win", "after trick", "at end of round"."""
+    return "on lead" if timing == "lead" else CONTEXT_OF_HOOK[timing]
 
 
 def _context_words(context: str) -> str:
-    return {WIN: "an 'on win' hook", END: "an 'at end of round' hook", RULE: "a rule"}[context]
+    return "a rule" if context == RULE else f"an '{context}' hook" if context[0] in "aeiou" else f"a '{context}' hook"
+
+
+def _contexts_words(contexts: tuple[str, ...]) -> str:
+    words = [_context_words(c) for c in contexts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _counts_up(s: ast.SetVar) -> bool:
+    """`set x = x + ...` (or `- ...`): a variable used as a running count."""
+    v = s.value
+    return isinstance(v, ast.Arith) and v.op in "+-" and isinstance(v.left, ast.NameRef) and v.left.name == s.name
+
+
+def _count_like(key: ast.Node, state: dict) -> bool:
+    """A count that is never below 0 and often 0 for everyone: count(...), tricks(...), a counter."""
+    if isinstance(key, ast.Call):
+        return key.function in ("count", "tricks")
+    if isinstance(key, ast.StateOf):
+        return key.name in state and state[key.name].kind == "counter"
+    return False
+
+
+def _tests_against_zero(condition: ast.Node) -> bool:
+    """The condition compares something with 0 (`n > 0`, `count(x) != 0`), so an all-zero count is ruled out."""
+    return any(isinstance(n, ast.Compare) and isinstance(n.right, ast.IntLit) and n.right.value in (0, 1)
+               and n.op in (">", ">=", "!=") for n in ast.walk(condition))
 
 
 def check(power: ast.PowerFile, known_factions: set[str] | None = None, sink: DiagnosticSink | None = None) -> CheckedPower:

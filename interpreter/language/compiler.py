@@ -22,9 +22,9 @@ from typing import Any, Callable
 
 from happydayz.language import ast
 from happydayz.base.errors import Span, SyntaxProblem
-from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, CheckedPower,
-                                       as_set)
-from happydayz.language.render import describe_choice
+from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, MAX_NUMBERS,
+                                       CheckedPower, as_set)
+from happydayz.language.render import describe_choice, describe_mode
 from happydayz.language.visitor import Visitor
 
 Fn = Callable[[Any], Any]
@@ -32,8 +32,13 @@ Fn = Callable[[Any], Any]
 
 # ------------------------------------------------------------- instructions
 # Each instruction is a tuple whose first item is its opcode.
-LET, JUMP, JUMP_UNLESS, EACH_INIT, EACH_NEXT, CHOOSE, ASK, EFFECT, SIMUL_BEGIN, SIMUL_END = range(10)
-OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose", "ask", "effect", "simul_begin", "simul_end"]
+LET, JUMP, JUMP_UNLESS, EACH_INIT, EACH_NEXT, CHOOSE, ASK, EFFECT, SIMUL_BEGIN, SIMUL_END, MODE = range(11)
+OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose", "ask", "effect", "simul_begin", "simul_end",
+                "mode"]
+
+# A hook's short name (in frame keys and events) by its timing in the syntax tree.
+HOOK_NAMES = {"win": "win", "end_of_round": "end", "play": "play", "lead": "lead", "trick": "trick",
+              "after_trick": "after_trick", "start_of_round": "start", "end_of_game": "game_end"}
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,7 @@ class VariantProgram:
     title: str | None
     on_win: Program | None = None
     end_of_round: Program | None = None
+    hooks: dict[str, Program] = field(default_factory=dict)  # every hook by its short name (HOOK_NAMES)
     always_playable: bool = False
     never_leads: bool = False
     face_up: bool = False
@@ -74,6 +80,42 @@ class VariantProgram:
     blocks_led_power: bool = False
     trumps: Fn | None = None
     trumps_source: ast.Node | None = None  # for the IR export
+    # The rules that read the whole trick (see docs/language.md, "Trick rules"); a condition is a closure
+    # of a vm.Ctx, or _ALWAYS when the rule has none.
+    wins: Fn | None = None
+    never_wins: Fn | None = None
+    wild: bool = False
+    beats: Fn | None = None  # -> the Factions this Faction's cards beat
+    leads_only_when: Fn | None = None
+    only_leads: bool = False
+    must_be_played: Fn | None = None
+    sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
+
+    @property
+    def decides_the_winner(self) -> bool:
+        """A rule of these reads the whole trick to say who wins."""
+        return bool(self.wins or self.never_wins or self.wild or self.beats)
+
+    @property
+    def restricts_play(self) -> bool:
+        """A rule of these narrows which cards may be led or played."""
+        return bool(self.wild or self.leads_only_when or self.only_leads or self.must_be_played)
+
+
+@dataclass(frozen=True)
+class StateSpec:
+    """A declared counter or mark, as the game keeps it: under `key`, one value per Community or one in all."""
+
+    key: str  # "power:name": the names of two powers never meet
+    name: str
+    kind: str  # counter, mark
+    per_community: bool
+    lifetime: str  # round, game
+    visibility: str  # public, secret
+
+    @property
+    def default(self) -> int | bool:
+        return 0 if self.kind == "counter" else False
 
 
 @dataclass
@@ -83,6 +125,7 @@ class CompiledPower:
     faction: str | None
     file: Path
     variants: dict[str, VariantProgram] = field(default_factory=dict)  # "fixed" for a fixed power
+    state: dict[str, StateSpec] = field(default_factory=dict)  # its counters and marks, by name
     types: dict[int, str] = field(default_factory=dict, repr=False)  # id(expression) -> type, for the IR export
 
     @property
@@ -100,9 +143,7 @@ class CompiledPower:
         A frame and GameSetup.programs name a compiled hook by it: (power file, variant kind, hook).
         """
         kind = "fixed" if self.fixed else variant
-        rules = self.variants[kind]
-        program = rules.on_win if hook == "win" else rules.end_of_round
-        return None if program is None else (str(self.file), kind, hook)
+        return (str(self.file), kind, hook) if hook in self.variants[kind].hooks else None
 
 
 # ------------------------------------------------------------------ compiler
@@ -112,6 +153,9 @@ class Compiler(Visitor):
     def __init__(self, checked: CheckedPower):
         self.types = checked.types
         self.slot_counter = 0
+        power = checked.power
+        self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
+                                        d.visibility) for d in power.state}
 
     def type_of(self, node: ast.Node) -> str:
         return self.types[id(node)]
@@ -122,7 +166,7 @@ class Compiler(Visitor):
 
     # ---------------------------------------------------------------- powers
     def compile_power(self, power: ast.PowerFile, path: Path) -> CompiledPower:
-        compiled = CompiledPower(power.name, power.binding.kind, power.binding.faction, path)
+        compiled = CompiledPower(power.name, power.binding.kind, power.binding.faction, path, state=dict(self.state))
         if power.variants:
             for v in power.variants:
                 compiled.variants[v.kind] = self.variant(v.kind, v.title, v.hooks, v.rules)
@@ -134,14 +178,20 @@ class Compiler(Visitor):
         vp = VariantProgram(kind, title)
         for hook in hooks:
             program = Program(self.block(hook.body) + [], hook.span)
-            if hook.timing == "win":
-                vp.on_win = program
-            else:
-                vp.end_of_round = program
+            vp.hooks[HOOK_NAMES[hook.timing]] = program
+        vp.on_win, vp.end_of_round = vp.hooks.get("win"), vp.hooks.get("end")
         for rule in rules:
             if rule.kind == "trumps":
                 vp.trumps = self.expr(rule.condition)
                 vp.trumps_source = rule.condition
+            elif rule.kind == "beats":
+                vp.beats = self.group(rule.condition)
+                vp.sources[rule.kind] = rule.condition
+            elif rule.condition is not None:
+                setattr(vp, rule.kind, self.expr(rule.condition))
+                vp.sources[rule.kind] = rule.condition
+            elif rule.kind in ("wins", "never_wins"):
+                setattr(vp, rule.kind, _ALWAYS)
             else:
                 setattr(vp, rule.kind, True)
         return vp
@@ -156,8 +206,6 @@ class Compiler(Visitor):
 
     def statement_Let(self, s: ast.Let | ast.SetVar) -> list[tuple]:
         return [(LET, s.name, self.expr(s.value), s)]
-
-    statement_SetVar = statement_Let
 
     def statement_If(self, s: ast.If) -> list[tuple]:
         then = self.block(s.then)
@@ -202,11 +250,73 @@ class Compiler(Visitor):
             return [(ASK, s.prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
         return [(ASK, s.prompt, chooser, len(yes) + 1, s)] + yes
 
+    def statement_ChooseMode(self, s: ast.ChooseMode) -> list[tuple]:
+        # mode; body 1; jump to the end; body 2; jump to the end; ...; body n
+        bodies = [self.block(option.body) for option in s.options]
+        starts, offset, out = [], 1, []
+        for i, body in enumerate(bodies):
+            starts.append(offset)
+            last = i == len(bodies) - 1
+            rest = sum(len(b) + 1 for b in bodies[i + 1:]) - 1  # the bodies (and their jumps) after this one
+            out += body + ([] if last else [(JUMP, rest + 1, None)])
+            offset += len(body) + (0 if last else 1)
+        texts = tuple(option.text for option in s.options)
+        chooser = self.expr(s.chooser) if s.chooser else None
+        return [(MODE, texts, chooser, tuple(starts), describe_mode(s), s)] + out
+
     def _effect_statement(self, s: ast.Node) -> list[tuple]:
         return [(EFFECT, self.handler("effect", s)(s), s)]
 
     statement_Move = statement_Draw = statement_Deal = statement_Score = _effect_statement
     statement_NextLeader = statement_NextLead = _effect_statement
+    statement_SetState = statement_AddState = statement_Declare = statement_SetSide = statement_End = _effect_statement
+
+    def statement_SetVar(self, s: ast.SetVar) -> list[tuple]:
+        # the checker refuses a variable named like a counter or mark: a state's name is never a local
+        if s.name in self.state:
+            return self._effect_statement(s)
+        return self.statement_Let(s)
+
+    def effect_SetVar(self, s: ast.SetVar) -> Fn:
+        return self._state_writer(s.name, None, self.expr(s.value))
+
+    def effect_SetState(self, s: ast.SetState) -> Fn:
+        return self._state_writer(s.name, self.expr(s.owner), self.expr(s.value))
+
+    def effect_AddState(self, s: ast.AddState) -> Fn:
+        read = self._state_reader(s.name, self.expr(s.owner) if s.owner else None)
+        amount = self.expr(s.amount)
+        return self._state_writer(s.name, self.expr(s.owner) if s.owner else None,
+                                  lambda ctx: _bounded(read(ctx) + amount(ctx)))
+
+    def _state_owner(self, spec: StateSpec, owner: Fn | None) -> Fn:
+        if not spec.per_community:
+            return lambda ctx: None
+        return owner or _me
+
+    def _state_writer(self, name: str, owner: Fn | None, value: Fn) -> Fn:
+        spec = self.state[name]
+        key, whose = spec.key, self._state_owner(spec, owner)
+        return lambda ctx: [("state", key, whose(ctx), value(ctx))]
+
+    def _state_reader(self, name: str, owner: Fn | None) -> Fn:
+        spec = self.state[name]
+        key, whose, default = spec.key, self._state_owner(spec, owner), spec.default
+        return lambda ctx: ctx.g.state.get((key, whose(ctx)), default)
+
+    def effect_Declare(self, s: ast.Declare) -> Fn:
+        card, faction = self.expr(s.card), self.expr(s.faction)
+        return lambda ctx: [("declare", card(ctx), faction(ctx))]
+
+    def effect_SetSide(self, s: ast.SetSide) -> Fn:
+        if s.value is None:
+            return lambda ctx: [("side", None)]
+        side = self.expr(s.value)
+        return lambda ctx: [("side", side(ctx))]
+
+    def effect_End(self, s: ast.End) -> Fn:
+        what = s.what
+        return lambda ctx: [("end", what)]
 
     # Each effect statement becomes a closure returning the list of effects (plain tuples) it makes.
     def effect_Move(self, s: ast.Move) -> Fn:
@@ -288,7 +398,12 @@ class Compiler(Visitor):
         builtin = _BUILTIN_READERS.get(name)
         if builtin is not None and not self._is_variable(n):
             return builtin
+        if name in self.state:  # (never a local: see statement_SetVar)
+            return self._state_reader(name, None)
         return lambda ctx: ctx.env[name]
+
+    def expr_StateOf(self, n):
+        return self._state_reader(n.name, self.expr(n.owner))
 
     def _is_variable(self, n: ast.NameRef) -> bool:
         # Built-in names cannot be rebound (the checker forbids it), except 'it'.
@@ -499,6 +614,18 @@ class Compiler(Visitor):
         if name == "population":
             f = args[0]
             return lambda ctx: ctx.g.population[f(ctx)]
+        if name == "tricks":
+            f = args[0]
+            return lambda ctx: ctx.g.tricks_won[f(ctx)]
+        if name == "player":
+            f = args[0]
+            return lambda ctx: _player(ctx, f(ctx))
+        if name == "position":
+            f = args[0]
+            return lambda ctx: _position(ctx, f(ctx))
+        if name == "numbers":
+            low, high = args
+            return lambda ctx: tuple(range(low(ctx), min(high(ctx), low(ctx) + MAX_NUMBERS - 1) + 1))
         source = args[0]
         how_many = args[1] if len(args) > 1 else (lambda ctx: 1)
         if name == "first":
@@ -557,6 +684,38 @@ def _me(ctx):
     return ctx.me
 
 
+def _ALWAYS(ctx) -> bool:
+    return True
+
+
+def _plays(ctx) -> list:
+    trick = ctx.g.trick
+    return trick.plays if trick is not None else []
+
+
+def _player(ctx, card: int) -> int:
+    for seat, played, _ in _plays(ctx):
+        if played == card:
+            return seat
+    return ctx.leader if ctx.leader is not None else ctx.me
+
+
+def _position(ctx, card: int) -> int:
+    for i, (_, played, _) in enumerate(_plays(ctx)):
+        if played == card:
+            return i + 1
+    return 0
+
+
+def _before(ctx) -> tuple:
+    out = []
+    for _, played, _ in _plays(ctx):
+        if played == ctx.card:
+            break
+        out.append(played)
+    return tuple(out)
+
+
 def _element(t: str) -> str:
     return ELEMENT_OF[as_set(t)]
 
@@ -578,6 +737,10 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "leader": lambda ctx: ctx.leader,
     "this": lambda ctx: ctx.this,
     "played": lambda ctx: ctx.card,
+    "before": _before,
+    "winner": lambda ctx: ctx.winner,
+    "winning": lambda ctx: ctx.winning,
+    "sides": lambda ctx: ("+", "-"),
     "void": lambda ctx: ctx.void,
     "side": lambda ctx: ctx.side,
     "plus": lambda ctx: "+",
@@ -588,7 +751,7 @@ _BUILTIN_READERS: dict[str, Fn] = {
 
 
 # Where each opcode keeps its (relative, then absolute) jump target.
-_TARGET_FIELD = {JUMP: 1, JUMP_UNLESS: 2, EACH_NEXT: 3, CHOOSE: 2, ASK: 3}
+_TARGET_FIELD = {JUMP: 1, JUMP_UNLESS: 2, EACH_NEXT: 3, CHOOSE: 2, ASK: 3, MODE: 3}
 
 
 def link(instructions: list[tuple]) -> list[tuple]:
@@ -601,7 +764,9 @@ def link(instructions: list[tuple]) -> list[tuple]:
     for i, ins in enumerate(instructions):
         field = _TARGET_FIELD.get(ins[0])
         if field is not None:
-            ins = ins[:field] + (i + ins[field],) + ins[field + 1:]
+            target = ins[field]
+            target = tuple(i + t for t in target) if type(target) is tuple else i + target  # MODE: one per course
+            ins = ins[:field] + (target,) + ins[field + 1:]
         out.append(ins)
     return out
 
@@ -613,8 +778,7 @@ def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
         raise SyntaxProblem(ast.too_deep(str(path))) from None
     compiled.types = checked.types
     for kind, variant in compiled.variants.items():
-        for hook, program in (("win", variant.on_win), ("end", variant.end_of_round)):
-            if program is not None:
-                program.instructions = link(program.instructions)
-                program.power, program.variant, program.hook = compiled.name, kind, hook
+        for hook, program in variant.hooks.items():
+            program.instructions = link(program.instructions)
+            program.power, program.variant, program.hook = compiled.name, kind, hook
     return compiled

@@ -21,6 +21,10 @@ from typing import Any, Mapping, Protocol, Sequence
 #   ("score", seat, amount)                  Survivors gained (or lost, if negative) at the count
 #   ("next_leader", seat)                    who leads the next trick
 #   ("next_lead", faction)                   the Faction the next trick is led in
+#   ("state", key, seat, value)              a counter or mark (of seat, or None: the game's) is now value
+#   ("declare", card, faction)               the card counts as that Faction for the rest of the trick
+#   ("side", side)                           the trick is now played on that side ("+" or "-"; None: flip it)
+#   ("end", "trick" | "round")               the trick ends now (nobody else plays it) / the round ends after it
 Effect = tuple
 
 
@@ -42,6 +46,9 @@ class PowerHost(Protocol):
     tables: CardFacts
     zones: Mapping[str, Sequence[int]]  # zone key -> its cards in order (the Reserve: top first)
     rng: random.Random  # the game's one source of chance (a random pick)
+    trick: Any  # the trick on the table (or just won): .plays is [(seat, card, trump)] in play order; None between
+    tricks_won: Sequence[int]  # tricks each Community has won this round
+    state: Mapping[tuple, Any]  # (state key, seat or None) -> a counter's or mark's value; absent: 0 or false
 
     @property
     def reserve(self) -> Sequence[int]: ...
@@ -61,7 +68,7 @@ class PowerHost(Protocol):
 
 #: The members a compiled power may use, as the conformance test checks them.
 HOST_MEMBERS = frozenset({"n", "round_no", "population", "tables", "zones", "rng", "reserve", "held",
-                          "factions_in_play", "apply_effects"})
+                          "factions_in_play", "apply_effects", "trick", "tricks_won", "state"})
 FACT_MEMBERS = frozenset({"read", "cards_of", "zone_keys", "clockwise"})
 
 __all__ = ["PowerHost", "CardFacts", "Effect", "HOST_MEMBERS", "FACT_MEMBERS"]

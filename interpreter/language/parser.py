@@ -96,7 +96,26 @@ class _ToAst(Transformer):
         variants = tuple(i for i in items if isinstance(i, ast.Variant))
         hooks = tuple(i for i in items if isinstance(i, ast.Hook))
         rules = tuple(i for i in items if isinstance(i, ast.Rule))
-        return ast.PowerFile(self._span(meta), name, binding, variants, hooks, rules, self.text)
+        state = tuple(i for i in items if isinstance(i, ast.StateDecl))
+        return ast.PowerFile(self._span(meta), name, binding, variants, hooks, rules, self.text, state)
+
+    def state_kind(self, meta, children):
+        return str(children[0])
+
+    def per_community(self, meta, children):
+        return ("per", True)
+
+    def lifetime(self, meta, children):
+        return ("for", str(children[1]))
+
+    def visibility(self, meta, children):
+        return ("seen", str(children[0]))
+
+    def state_decl(self, meta, children):
+        kind, name, *rest = children
+        options = dict(rest)
+        return ast.StateDecl(self._span(meta), kind, str(name), options.get("per", False),
+                             options.get("for", "game"), options.get("seen", "public"))
 
     def bind_faction(self, meta, children):
         return ast.Binding(self._span(meta), "faction", children[0])
@@ -127,6 +146,24 @@ class _ToAst(Transformer):
     def at_end_of_round(self, meta, children):
         return ast.Hook(self._span(meta), "end_of_round", children[0])
 
+    def on_play(self, meta, children):
+        return ast.Hook(self._span(meta), "play", children[0])
+
+    def on_lead(self, meta, children):
+        return ast.Hook(self._span(meta), "lead", children[0])
+
+    def on_trick(self, meta, children):
+        return ast.Hook(self._span(meta), "trick", children[0])
+
+    def after_trick(self, meta, children):
+        return ast.Hook(self._span(meta), "after_trick", children[0])
+
+    def at_start_of_round(self, meta, children):
+        return ast.Hook(self._span(meta), "start_of_round", children[0])
+
+    def at_end_of_game(self, meta, children):
+        return ast.Hook(self._span(meta), "end_of_game", children[0])
+
     def rule_always_playable(self, meta, children):
         return ast.Rule(self._span(meta), "always_playable")
 
@@ -145,6 +182,27 @@ class _ToAst(Transformer):
     def rule_carried_over(self, meta, children):
         return ast.Rule(self._span(meta), "carried_over")
 
+    def rule_wins(self, meta, children):
+        return ast.Rule(self._span(meta), "wins", children[0] if children else None)
+
+    def rule_never_wins(self, meta, children):
+        return ast.Rule(self._span(meta), "never_wins", children[0] if children else None)
+
+    def rule_wild(self, meta, children):
+        return ast.Rule(self._span(meta), "wild")
+
+    def rule_beats(self, meta, children):
+        return ast.Rule(self._span(meta), "beats", children[0])
+
+    def rule_leads_only_when(self, meta, children):
+        return ast.Rule(self._span(meta), "leads_only_when", children[0])
+
+    def rule_only_leads(self, meta, children):
+        return ast.Rule(self._span(meta), "only_leads")
+
+    def rule_must_be_played(self, meta, children):
+        return ast.Rule(self._span(meta), "must_be_played", children[0])
+
     # ---- statements
     def block(self, meta, children):
         return ast.Block(self._span(meta), tuple(children))
@@ -154,6 +212,37 @@ class _ToAst(Transformer):
 
     def set_stmt(self, meta, children):
         return ast.SetVar(self._span(meta), str(children[0]), children[1])
+
+    def set_state_of(self, meta, children):
+        return ast.SetState(self._span(meta), str(children[0]), children[1], children[2])
+
+    def add_stmt(self, meta, children):
+        return ast.AddState(self._span(meta), children[0], str(children[1]), children[2] if len(children) > 2 else None)
+
+    def mode_option(self, meta, children):
+        return ast.ModeOption(self._span(meta), _unquote(children[0]), children[1])
+
+    def choose_mode(self, meta, children):
+        chooser = children[0][1] if isinstance(children[0], tuple) else None
+        options = tuple(c for c in children if isinstance(c, ast.ModeOption))
+        if len(options) > 20:
+            raise _AstError(Diagnostic(self._span(meta), f"a choice of {len(options)} courses is too many (at most 20)", "S010"))
+        return ast.ChooseMode(self._span(meta), chooser, options)
+
+    def declare_stmt(self, meta, children):
+        return ast.Declare(self._span(meta), children[0], children[1])
+
+    def set_side(self, meta, children):
+        return ast.SetSide(self._span(meta), children[0])
+
+    def flip_side(self, meta, children):
+        return ast.SetSide(self._span(meta), None)
+
+    def end_trick(self, meta, children):
+        return ast.End(self._span(meta), "trick")
+
+    def end_round(self, meta, children):
+        return ast.End(self._span(meta), "round")
 
     def _count(self, token: Token) -> int:
         text = str(token)
@@ -362,6 +451,9 @@ class _ToAst(Transformer):
 
     def neighbour(self, meta, children):
         return ast.Neighbour(self._span(meta), children[0], children[1] if len(children) > 1 else None)
+
+    def state_of(self, meta, children):
+        return ast.StateOf(self._span(meta), str(children[0]), children[1])
 
     def call(self, meta, children):
         return ast.Call(self._span(meta), str(children[0]), tuple(children[1:]))

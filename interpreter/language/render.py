@@ -89,6 +89,10 @@ class _Words(Visitor):
     def visit_WithExtreme(self, n: ast.WithExtreme) -> str:
         return f"those of {self.visit(n.source)} with the {n.extreme} {self.visit(n.key)}"
 
+    # ---- issue 14: a Community's counter or mark
+    def visit_StateOf(self, n: ast.StateOf) -> str:
+        return f"the {n.name.replace('_', ' ')} of {self.visit(n.owner)}"
+
 
 _WORDS = _Words()
 
@@ -101,3 +105,13 @@ def expr(n: ast.Node) -> str:
 def describe_choice(s: ast.Choose) -> str:
     what = {"one": "one", "exactly": str(s.count), "up_to": f"up to {s.count}"}[s.mode]
     return f"Choose {what} ({s.name}) from {expr(s.source)}"
+
+
+def describe_mode(s: ast.ChooseMode) -> str:
+    """The prompt of a choice between courses: "Choose one: Take 3, or Pass"."""
+    return "Choose one: " + ", or ".join(option.text for option in s.options)
+
+
+# ---- issue 14: the functions that read the trick, in the words of a prompt ("the Community that played x").
+_CALL_WORDS.update({"player": "the Community that played", "position": "the position in the trick of",
+                    "tricks": "the number of tricks won this round by"})

@@ -553,7 +553,8 @@ def _equals(site: _Site) -> Diagnostic | None:
         right = written[1] + "="
         return site.diagnostic("S021", f"'{written}' is written '{right}'", hint=site.fixed(right, width=2),
                                span=site.span(width=2))
-    if site.found == "=" and any(w in site.expected for w in _COMPARISON_WORDS):
+    # ('=' after a condition's last name is seen where its block's '{' is due, or where a comparison could go)
+    if site.found == "=" and ("{" in site.expected or any(w in site.expected for w in _COMPARISON_WORDS)):
         return site.diagnostic("S021", "'=' gives a name its value (in 'let' and 'set'); to compare, write 'is' or '=='",
                                hint=site.fixed("is"))
     if site.found in ("is", "==") and site.expected == {"="}:

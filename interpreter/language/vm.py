@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, SIMUL_BEGIN, SIMUL_END,
-                       ChoiceSpec, Program)
+from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, MODE, SIMUL_BEGIN,
+                                        SIMUL_END, ChoiceSpec, Program)
 from happydayz.base.errors import Diagnostic, GameRuleError
 from happydayz.language.host import PowerHost
 
@@ -35,6 +35,10 @@ class Frame:
     encounter: tuple = ()
     led: str | None = None
     leader: int | None = None
+    card: int | None = None  # `played`: the card a play, a lead or an `on trick` hook is about
+    winner: int | None = None  # the trick's winner, in the hooks of a trick won
+    winning: int | None = None  # the card that won it
+    side: str | None = None  # the trick's side
     pc: int = 0
     env: dict = field(default_factory=dict)
     buffer: list | None = None  # effects held back inside `simultaneously`
@@ -44,7 +48,8 @@ class Frame:
 
 
 def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encounter: tuple = (),
-          led: str | None = None, leader: int | None = None) -> Frame:
+          led: str | None = None, leader: int | None = None, card: int | None = None, winner: int | None = None,
+          winning: int | None = None, side: str | None = None) -> Frame:
     """A new Frame at the hook's start: Frame(...) without calling the class.
 
     One is made for nearly every trick of a playout, and in CPython 3.11 calling a class
@@ -58,6 +63,10 @@ def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encou
     f.encounter = encounter
     f.led = led
     f.leader = leader
+    f.card = card
+    f.winner = winner
+    f.winning = winning
+    f.side = side
     f.pc = f.steps = 0
     f.env = {}
     f.buffer = f.picked = f.g = None
@@ -79,11 +88,14 @@ class Ctx:
     card: int | None = None
     void: bool = False
     side: str | None = None
+    winner: int | None = None
+    winning: int | None = None
 
 
 # The VM has stopped at a choice: (actor, kind, prompt, options, element) — who chooses,
-# "choose" or "ask", the prompt, the values offered (card ids, seats, Faction names,
-# True/False, STOP) and what they are (Card, Community, Faction, Yes/No). A plain tuple:
+# "choose" or "ask", the prompt, the values offered (card ids, seats, Faction names, numbers,
+# sides, True/False, a course's words, STOP) and what they are (Card, Community, Faction,
+# Number, Side, Yes/No, Course). A plain tuple:
 # one is made for nearly every trick of a playout.
 ChoiceRequest = tuple[int, str, str, list, str]
 
@@ -149,6 +161,9 @@ def run(game: PowerHost, frame: Frame, program: Program) -> ChoiceRequest | None
             elif op == ASK:
                 actor = ins[2](ctx) if ins[2] else frame.me
                 return (actor, "ask", ins[1], [True, False], "Yes/No")
+            elif op == MODE:
+                actor = ins[2](ctx) if ins[2] else frame.me
+                return (actor, "choose", ins[4], list(ins[1]), "Course")
             elif op == SIMUL_BEGIN:
                 frame.buffer = []
                 pc += 1
@@ -200,6 +215,9 @@ def answer(frame: Frame, program: Program, value: Any) -> None:
     ins = program.instructions[frame.pc]
     if ins[0] == ASK:
         frame.pc = frame.pc + 1 if value else ins[3]
+        return
+    if ins[0] == MODE:
+        frame.pc = ins[3][ins[1].index(value)]
         return
     spec: ChoiceSpec = ins[1]
     if spec.mode == "one":

@@ -391,6 +391,9 @@ class _Probe(PowerHost):
         self.rng = random.Random(0)
         self._factions = factions
         self.scores = [0] * self.n
+        self.trick = None  # the hooks it runs are end-of-round hooks: no trick is on the table
+        self.tricks_won = list(obs.get("tricks_won") or [0] * self.n)
+        self.state = {(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in obs.get("state", ())}
 
     @property
     def reserve(self):

@@ -54,7 +54,7 @@ def power_stats(game: Game) -> dict[str, dict[str, list[int]]]:
         return stats[key]
 
     def has_hook(program) -> bool:
-        return program.on_win is not None or program.end_of_round is not None
+        return bool(program.hooks)
 
     begin = next((e for e in game.log if e["event"] == "game_start"), None)
     factions = [tuple(f) for f in (begin["factions"] if begin else [])]
