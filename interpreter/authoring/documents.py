@@ -36,8 +36,11 @@ from happydayz.language.parser import parse, parse_file
 VARIANTS = ("basic", "positive", "negative")
 #: Names the language gives values to (docs/language.md, "Built-in names"): offered where a name may stand.
 GROUPS = ("self", "others", "everyone", "factions", "reserve", "trick", "encounter", "led", "leader", "this",
-          "round", "players", "true", "false")
+          "round", "players", "true", "false", "winner", "winning", "before", "sides")
 ZONES = ("hand", "transfer", "held", "expedition", "reserve", "discard")
+#: A hook as it is written, by its timing in the syntax tree.
+HOOK_WORDS = {"win": "on win", "play": "on play", "lead": "on lead", "trick": "on trick", "after_trick": "after trick",
+              "start_of_round": "at start of round", "end_of_round": "at end of round", "end_of_game": "at end of game"}
 WORD = re.compile(r'"[^"\n]*"|[A-Za-z0-9_][A-Za-z0-9_\'-]*')
 
 
@@ -52,10 +55,10 @@ class Location:
 
 @dataclass(frozen=True)
 class Symbol:
-    """An entry of a document's outline: a power, a variant, a hook or a rule."""
+    """An entry of a document's outline: a power, a counter or mark, a variant, a hook or a rule."""
 
     name: str
-    kind: str  # power, variant, hook, rule
+    kind: str  # power, state (a counter or mark), variant, hook, rule
     span: Span
     children: tuple["Symbol", ...] = ()
 
@@ -352,7 +355,7 @@ def format_document(text: str, path: str | os.PathLike) -> str | None:
 
 
 def symbols(text: str, path: str | os.PathLike) -> list[Symbol]:
-    """The outline of a power file: the power, its variants, their hooks and rules."""
+    """The outline of a power file: the power, its counters and marks, its variants, their hooks and rules."""
     if kind_of(path) != "power":
         return []
     try:
@@ -361,12 +364,13 @@ def symbols(text: str, path: str | os.PathLike) -> list[Symbol]:
         return []
 
     def parts(hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> tuple[Symbol, ...]:
-        found = [Symbol("on win" if h.timing == "win" else "at end of round", "hook", h.span) for h in hooks]
+        found = [Symbol(HOOK_WORDS[h.timing], "hook", h.span) for h in hooks]
         found += [Symbol("rule " + r.kind.replace("_", " "), "rule", r.span) for r in rules]
         return tuple(sorted(found, key=lambda s: (s.span.line, s.span.column)))
 
-    children = [Symbol(f"variant {v.kind}" + (f' "{v.title}"' if v.title else ""), "variant", v.span,
-                       parts(v.hooks, v.rules)) for v in tree.variants]
+    children = [Symbol(f"{d.kind} {d.name}", "state", d.span) for d in tree.state]
+    children += [Symbol(f"variant {v.kind}" + (f' "{v.title}"' if v.title else ""), "variant", v.span,
+                        parts(v.hooks, v.rules)) for v in tree.variants]
     children += list(parts(tree.hooks, tree.rules))
     return [Symbol(tree.name, "power", tree.span, tuple(children))]
 

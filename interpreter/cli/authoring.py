@@ -219,6 +219,8 @@ def _jump_words(ins: dict) -> str:
         return f"{count} {ins['element']} as {ins['name']}; if none, go to {ins['empty']}"
     if op == "ask":
         return f"yes/no; if no, go to {ins['no']}"
+    if op == "mode":
+        return f"one of {len(ins['options'])} courses: go to {', '.join(map(str, ins['to']))}"
     if op == "let":
         return f"{ins['name']} ="
     return ""

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from happydayz.language import ast
-from happydayz.language.checker import CARD, COMMUNITY, ELEMENT_OF, FACTION, CheckedPower, as_set, check
-from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NOUNS, COMPARISON_WORDS, NAMES,
-                                        ZONE_FROM_WORDS, ZONE_WORDS, article, cap, join_words, plural, singular,
-                                        survivors)
+from happydayz.language.checker import CARD, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
+from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NOUNS, COMPARISON_WORDS,
+                                        HOOK_TIMING_WORDS, LIFETIME_WORDS, NAMES, SIDE_WORDS, ZONE_FROM_WORDS,
+                                        ZONE_WORDS, article, cap, join_words, plural, singular, survivors)
 from happydayz.language.parser import parse_file
 from happydayz.language.visitor import Visitor
 from happydayz.base.resources import data_dir
@@ -38,6 +38,8 @@ BINDING_WORDS = {
 }
 # Operators seen from the other side (`3 < x` is `x > 3`), and negated (`not x < 3` is `x >= 3`).
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_VOID_WORDS = "the Community that played it has no card of the Faction led"
+_HOLDER_VOID_WORDS = "its holder has no card of the Faction led"
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
 
 # ------------------------------------------------------------- references
@@ -232,6 +234,9 @@ class Renderer(Visitor):
     def __init__(self, checked: CheckedPower):
         self.power = checked.power
         self.types = checked.types
+        self.state = {d.name: d for d in self.power.state}  # the power's counters and marks, by name
+        self.timing: str | None = None  # the hook being rendered (None: a rule)
+        self.void_words = _VOID_WORDS  # what `void` says: of who played the card, or (of a card not played) who holds it
 
     # ------------------------------------------------------------- helpers
     def type_of(self, node: ast.Node) -> str | None:
@@ -257,6 +262,10 @@ class Renderer(Visitor):
                 return ctx.it
             if node.name == "leader":
                 return Who("the Community that led the trick", "the Community that led the trick", "the leading Community's")
+            if node.name == "winner" and node.name not in ctx.vars:
+                if self.timing == "win":  # "when you win a trick ...": the winner is you
+                    return SELF
+                return Who(NAMES["winner"], NAMES["winner"], "the winning Community's")
             v = ctx.vars.get(node.name)
             if v is not None:
                 if v.inline is not None:
@@ -271,6 +280,13 @@ class Renderer(Visitor):
         if isinstance(node, ast.Neighbour):
             base = self.who(node.of, ctx)
             text = f"{base.poss} {node.side} neighbour"
+            return Who(text, text, f"{text}'s")
+        if isinstance(node, ast.Call) and node.function == "player" and len(node.args) == 1:
+            card = node.args[0]
+            if self.timing in ("play", "lead", "trick") and isinstance(card, ast.NameRef) and card.name == "played" \
+                    and "played" not in ctx.vars:
+                return SELF  # these hooks act for the Community that played the card
+            text = f"the Community that played {self.group(card, ctx).definite()}"
             return Who(text, text, f"{text}'s")
         text = self.group(node, ctx).definite()
         return Who(text, text, f"{text}'s")
@@ -345,7 +361,7 @@ class Renderer(Visitor):
         text = self.num(n, ctx)
         return NP(self.element_of(n), ref=(text, text), one=True)
 
-    group_IntLit = group_BareAttr = group_Comprehension = group_Neg = group_of_one
+    group_IntLit = group_BareAttr = group_Comprehension = group_Neg = group_StateOf = group_of_one
 
     def faction_list(self, n: ast.Node, ctx: Ctx) -> str:
         if isinstance(n, ast.ListLit):
@@ -388,9 +404,16 @@ class Renderer(Visitor):
             return NP(CARD, whole=NAMES["this"], one=True)
         if name == "played":
             return NP(CARD, whole=NAMES["played"], one=True)
-        if name in ("self", "leader"):
+        if name in ("self", "leader", "winner"):
             w = self.who(n, ctx)
             return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+        if name == "winning":
+            return NP(CARD, whole=NAMES["winning"], one=True)
+        if name == "before":
+            return NP(CARD, loc_in=" played earlier in this trick", loc_from=" played earlier in this trick",
+                      the_all=NAMES["before"])
+        if name == "sides":
+            return NP(SIDE, "side", "sides", a_head="a side", loc_from=" (+ or −)", the_all="both sides")
         if name == "led":
             return NP(FACTION, "Faction", "Factions", ref=(NAMES["led"], NAMES["led"]), one=True)
         return self.group_of_one(n, ctx)
@@ -460,10 +483,21 @@ class Renderer(Visitor):
     def key_phrase(self, key: ast.Node, ctx: Ctx) -> str:
         if isinstance(key, ast.Call) and key.function == "count" and len(key.args) == 1:
             return self.group(key.args[0], ctx).phrase()
+        if isinstance(key, ast.StateOf) and isinstance(key.owner, ast.NameRef) and key.owner.name == "it" \
+                and key.name in self.state:
+            return key.name.replace("_", " ")  # "with the most points"
         return self.num(key, ctx)
 
     def group_Call(self, n: ast.Call, ctx: Ctx) -> NP:
         fn = n.function
+        if fn == "player" and len(n.args) == 1:
+            w = self.who(n, ctx)
+            return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+        if fn == "numbers" and len(n.args) == 2:
+            span = f" from {self.num(n.args[0], ctx)} to {self.num(n.args[1], ctx)}"
+            return NP(INT, "number", "numbers", a_head="a number", loc_in=span, loc_from=span)
+        if not n.args:
+            return self.group_of_one(n, ctx)
         src = self.group(n.args[0], ctx)
         literal = n.args[1].value if len(n.args) > 1 and isinstance(n.args[1], ast.IntLit) else (1 if len(n.args) == 1 else None)
         count = str(literal) if literal is not None else self.num(n.args[1], ctx)
@@ -501,6 +535,8 @@ class Renderer(Visitor):
             if v.inline is not None:
                 return self.num(v.inline, ctx)
             return v.label or n.name
+        if n.name in self.state:
+            return self.state_value(self.state[n.name], None, ctx)
         return NAMES[n.name] if n.name in ("round", "players") else n.name
 
     def num_BareAttr(self, n: ast.BareAttr, ctx: Ctx) -> str:
@@ -509,11 +545,22 @@ class Renderer(Visitor):
 
     def num_AttrOf(self, n: ast.AttrOf, ctx: Ctx) -> str:
         target = self.group(n.target, ctx).definite()
+        if target == "it" and n.attr != "survivors":
+            return f"its {ATTRIBUTE_NOUNS[n.attr]}"
         if n.attr == "survivors":
             return f"the Survivors printed on {target}"
         return f"the {ATTRIBUTE_NOUNS[n.attr]} of {target}"
 
     def num_Call(self, n: ast.Call, ctx: Ctx) -> str:
+        if n.function == "tricks" and len(n.args) == 1:
+            w = self.who(n.args[0], ctx)
+            return f"the number of tricks {w.subj} {conj(w, 'have', 'has')} won this round"
+        if n.function == "position" and len(n.args) == 1:
+            return f"the position of {self.group(n.args[0], ctx).definite()} in the trick (1 for the lead)"
+        if n.function == "numbers" and len(n.args) == 2:
+            return f"a number from {self.num(n.args[0], ctx)} to {self.num(n.args[1], ctx)}"
+        if n.function == "player" and len(n.args) == 1:
+            return self.who(n, ctx).obj
         if n.function == "count":
             return self.group(n.args[0], ctx).count()
         if n.function == "population":
@@ -542,6 +589,12 @@ class Renderer(Visitor):
 
     def num_Neg(self, n: ast.Neg, ctx: Ctx) -> str:
         return f"minus {self.num(n.operand, ctx)}"
+
+    def num_StateOf(self, n: ast.StateOf, ctx: Ctx) -> str:
+        decl = self.state.get(n.name)
+        if decl is None:  # not declared (the checker says so): its name, as written
+            return f"the {n.name.replace('_', ' ')} of {self.who(n.owner, ctx).obj}"
+        return self.state_value(decl, n.owner, ctx)
 
     def number_of_group(self, n: ast.Node, ctx: Ctx) -> str:
         """A group (or one element of it) where a number's words go: named in full."""
@@ -639,6 +692,9 @@ class Renderer(Visitor):
         inner = n.operand
         if isinstance(inner, ast.Compare) and inner.op in _NEGATE:
             return self.cond(replace(inner, op=_NEGATE[inner.op]), ctx)
+        mark = self.mark_read(inner, ctx)
+        if mark is not None:
+            return f"{self.state_value(*mark, ctx)} is not set"
         return f"it is not the case that {self.cond(inner, ctx)}"
 
     def cond_NameRef(self, n: ast.NameRef, ctx: Ctx) -> str:
@@ -646,14 +702,22 @@ class Renderer(Visitor):
         if v is not None and v.inline is not None:
             return self.cond(v.inline, ctx)
         if n.name == "void":
-            return "the Community that played it has no card of the Faction led"
+            return self.void_words
         if n.name in ("true", "false"):
             return "always" if n.name == "true" else "never"
+        if v is None and n.name in self.state:
+            return self.state_test(self.state[n.name], None, ctx)
         return f"{(v.label if v and v.label else n.name)} holds"
 
     def condition_of_number(self, n: ast.Node, ctx: Ctx) -> str:
         """Any other expression where a condition goes (the checker lets none through): its number words."""
         return self.num(n, ctx)
+
+    def cond_StateOf(self, n: ast.StateOf, ctx: Ctx) -> str:
+        decl = self.state.get(n.name)
+        if decl is None or decl.kind != "mark":
+            return self.num(n, ctx)
+        return self.state_test(decl, n.owner, ctx)
 
     cond_IntLit = cond_FactionLit = cond_BareAttr = cond_AttrOf = cond_ZoneRef = condition_of_number
     cond_Neighbour = cond_Call = cond_Comprehension = cond_ListLit = cond_Arith = cond_Neg = condition_of_number
@@ -683,10 +747,21 @@ class Renderer(Visitor):
         op, left, right = n.op, self.resolve(n.left, ctx), self.resolve(n.right, ctx)
         if op in ("in", "not in"):
             return self.membership(op, left, right, ctx)
+        yes_no = self.against_yes_or_no(op, left, right, ctx)
+        if yes_no is not None:
+            return yes_no
+        positions = [x.args[0] for x in (left, right)
+                     if isinstance(x, ast.Call) and x.function == "position" and len(x.args) == 1]
+        if len(positions) == 2 and op in ("<", ">"):
+            a, b = (self.group(c, ctx) for c in positions)
+            return f"{a.subject()} was played {'before' if op == '<' else 'after'} {b.definite()}"
         if self.is_count(right) and not self.is_count(left):
             op, left, right = _FLIP[op], right, left
         if self.is_count(left):
             return self.count_cond(op, left, right, ctx)
+        if isinstance(left, ast.Call) and left.function == "position" and len(left.args) == 1 \
+                and isinstance(right, ast.IntLit) and right.value == 1 and op in ("==", "!="):
+            return f"{self.group(left.args[0], ctx).subject()} {'led' if op == '==' else 'did not lead'} the trick"
         lt, rt = self.type_of(left), self.type_of(right)
         if FACTION in (lt, rt):
             if isinstance(left, ast.AttrOf) and left.attr == "faction" and isinstance(right, ast.FactionLit) and op in ("==", "!="):
@@ -698,14 +773,24 @@ class Renderer(Visitor):
             a, b = self.who(left, ctx), self.who(right, ctx)
             verb = conj(a, "are", "is")
             return f"{a.subj} {verb}{' not' if op == '!=' else ''} {b.obj}"
-        if lt == "Side" or rt == "Side":
-            side = {"plus": "the + side", "minus": "the − side"}
-            words = [side.get(x.name, "the side of the trick") if isinstance(x, ast.NameRef) else "?" for x in (left, right)]
-            return f"{words[0]} {COMPARISON_WORDS.get(op, op)} {words[1]}"
+        if lt == SIDE or rt == SIDE:
+            return f"{self.side(left, ctx)} {COMPARISON_WORDS.get(op, op)} {self.side(right, ctx)}"
         if lt == CARD or rt == CARD:
             a, b = self.group(left, ctx).subject(), self.group(right, ctx).definite()
             return f"{a} {'is' if op == '==' else 'is not'} {b}"
         return f"{self.num(left, ctx)} {COMPARISON_WORDS.get(op, op)} {self.num(right, ctx)}"
+
+    def against_yes_or_no(self, op: str, left: ast.Node, right: ast.Node, ctx: Ctx) -> str | None:
+        """`flag is true`, `x == false`: the condition itself, or its negation; None for another comparison."""
+        for lit, other in ((right, left), (left, right)):
+            if op in ("==", "!=") and isinstance(lit, ast.NameRef) and lit.name in ("true", "false") \
+                    and lit.name not in ctx.vars:
+                holds = (op == "==") == (lit.name == "true")
+                mark = self.mark_read(other, ctx)
+                if mark is not None:
+                    return f"{self.state_value(*mark, ctx)} is {'set' if holds else 'not set'}"
+                return self.cond(other, ctx) if holds else f"it is not the case that {self.cond(other, ctx)}"
+        return None
 
     def is_count(self, n: ast.Node) -> bool:
         return isinstance(n, ast.Call) and n.function == "count" and len(n.args) == 1
@@ -832,11 +917,48 @@ class Renderer(Visitor):
 
     def statement_Score(self, s: ast.Score, ctx: Ctx, last: bool) -> list[Line]:
         who = self.who(s.whom, ctx)
-        sign, amount = s.sign, s.amount
-        while isinstance(amount, ast.Neg):  # "lose -3" gains 3
-            sign, amount = -sign, amount.operand
-        verb = ("gain", "gains") if sign > 0 else ("lose", "loses")
+        sign, amount = self.signed(s.amount, ctx)  # "lose -3" gains 3; "gain 0 - x" loses x
+        verb = ("gain", "gains") if sign * s.sign > 0 else ("lose", "loses")
         return [(0, self.clause(who, *verb, self.amount(amount, ctx), ctx))]
+
+    def signed(self, n: ast.Node, ctx: Ctx) -> tuple[int, ast.Node]:
+        """An amount as a sign and an expression that does not start with a minus, to be read with a verb of
+        that sign: `-3` is (-1, 3), `0 - x` is (-1, x), `-2 * x` is (-1, 2 * x), `-x + 3` is (1, 3 - x).
+        An amount with no minus to turn round comes back as written (the same node)."""
+        sign, m = 1, n
+        while True:
+            m = self.resolve(m, ctx)
+            if isinstance(m, ast.Neg):
+                sign, m = -sign, m.operand
+            elif isinstance(m, ast.Arith) and m.op == "-" and isinstance(m.left, ast.IntLit) and m.left.value == 0:
+                sign, m = -sign, m.right
+            else:
+                break
+        inner, turned = self.signed_arith(m, ctx)
+        if sign > 0 and inner > 0 and turned is m:
+            return 1, n
+        return sign * inner, turned
+
+    def signed_arith(self, n: ast.Node, ctx: Ctx) -> tuple[int, ast.Node]:
+        if not isinstance(n, ast.Arith) or n.op == "/":  # `/` rounds down: -(a / b) is not (-a) / b
+            return 1, n
+        (ls, left), (rs, right) = self.signed(n.left, ctx), self.signed(n.right, ctx)
+        if ls > 0 and rs > 0 and left is n.left and right is n.right:
+            return 1, n
+        if n.op == "*":
+            for one, other in ((left, right), (right, left)):
+                if isinstance(one, ast.IntLit) and one.value == 1:
+                    return ls * rs, other
+            return ls * rs, replace(n, left=left, right=right)
+        if n.op == "-":
+            rs = -rs
+        if ls > 0 and rs > 0:
+            return 1, replace(n, op="+", left=left, right=right)
+        if ls > 0:
+            return 1, replace(n, op="-", left=left, right=right)
+        if rs > 0:
+            return 1, replace(n, op="-", left=right, right=left)
+        return -1, replace(n, op="+", left=left, right=right)
 
     def statement_Deal(self, s: ast.Deal, ctx: Ctx, last: bool) -> list[Line]:
         return [(0, self.deal(s, ctx))]
@@ -850,6 +972,8 @@ class Renderer(Visitor):
 
     def statement_SetVar(self, s: ast.SetVar, ctx: Ctx, last: bool) -> list[Line]:
         v = ctx.vars.get(s.name)
+        if v is None and s.name in self.state:  # `set points = 3`: a counter or mark, not a variable
+            return [(0, self.set_state(self.state[s.name], None, s.value, ctx))]
         label = v.label if v and v.label else s.name
         return [(0, f"{label} now becomes {self.value(s.value, ctx)}")]
 
@@ -873,7 +997,119 @@ class Renderer(Visitor):
             return self.faction(n, ctx)
         if t == COMMUNITY:
             return self.who(n, ctx).obj
+        if t == SIDE:
+            return self.side(n, ctx)
         return self.group(n, ctx).definite()
+
+    # ---- lasting state: counters and marks
+    def state_value(self, decl: ast.StateDecl, owner: ast.Node | None, ctx: Ctx) -> str:
+        """A counter or a mark as a noun: "your points", "the points of the Community that won the trick",
+        "the game's bells" (one for the game), "your mark “warned”", "the mark “alarm”"."""
+        label = decl.name.replace("_", " ")
+        if decl.kind == "mark":
+            label = f"mark “{label}”"
+        if not decl.per_community:
+            return f"the {label}" if decl.kind == "mark" else f"the game's {label}"
+        who = self.who(owner, ctx)
+        if who.is_self or who.is_actor or who.obj in ("it", "them"):
+            return f"{who.poss} {label}"
+        return f"the {label} of {who.obj}"
+
+    def mark_read(self, n: ast.Node, ctx: Ctx) -> tuple[ast.StateDecl, ast.Node | None] | None:
+        """(its declaration, its owner) when `n` reads a mark, else None."""
+        n = self.resolve(n, ctx)
+        if isinstance(n, ast.StateOf):
+            decl = self.state.get(n.name)
+            return (decl, n.owner) if decl is not None and decl.kind == "mark" else None
+        if isinstance(n, ast.NameRef) and n.name not in ctx.vars:
+            decl = self.state.get(n.name)
+            return (decl, None) if decl is not None and decl.kind == "mark" else None
+        return None
+
+    def state_test(self, decl: ast.StateDecl, owner: ast.Node | None, ctx: Ctx) -> str:
+        """A mark as a condition: "your mark “warned” is set"."""
+        return f"{self.state_value(decl, owner, ctx)} is set"
+
+    def set_state(self, decl: ast.StateDecl, owner: ast.Node | None, value: ast.Node, ctx: Ctx) -> str:
+        target = self.state_value(decl, owner, ctx)
+        if decl.kind == "mark":
+            v = self.resolve(value, ctx)
+            if isinstance(v, ast.NameRef) and v.name in ("true", "false") and v.name not in ctx.vars:
+                return f"{'set' if v.name == 'true' else 'clear'} {target}"
+            if isinstance(v, ast.Not) and self.mark_read(v.operand, ctx) is not None \
+                    and self.state_value(*self.mark_read(v.operand, ctx), ctx) == target:
+                return f"switch {target}: set it if it is clear, clear it if it is set"
+            return f"set {target} if {self.cond(value, ctx)}, or clear it otherwise"
+        v = self.resolve(value, ctx)
+        if isinstance(v, ast.Arith) and v.op in "+-" and self.reads_state(v.left, decl.name, owner):
+            sign, amount = self.signed(v.right, ctx)
+            sign = sign if v.op == "+" else -sign
+            return self.add_words(sign, self.num(amount, ctx), target)
+        return f"set {target} to {self.num(value, ctx)}"
+
+    def reads_state(self, n: ast.Node, name: str, owner: ast.Node | None) -> bool:
+        """`n` reads the state `name` of `owner` (`points` and `points of self` are the same)."""
+        def whose(o):
+            return None if o is None or (isinstance(o, ast.NameRef) and o.name == "self") else ast.strip_spans(o)
+        if isinstance(n, ast.NameRef):
+            return n.name == name and whose(owner) is None
+        return isinstance(n, ast.StateOf) and n.name == name and whose(n.owner) == whose(owner)
+
+    @staticmethod
+    def add_words(sign: int, amount: str, target: str) -> str:
+        return f"add {amount} to {target}" if sign > 0 else f"subtract {amount} from {target}"
+
+    def statement_SetState(self, s: ast.SetState, ctx: Ctx, last: bool) -> list[Line]:
+        decl = self.state.get(s.name) or ast.StateDecl(s.span, "counter", s.name, True, "game", "public")
+        return [(0, self.set_state(decl, s.owner, s.value, ctx))]
+
+    def statement_AddState(self, s: ast.AddState, ctx: Ctx, last: bool) -> list[Line]:
+        decl = self.state.get(s.name) or ast.StateDecl(s.span, "counter", s.name, s.owner is not None, "game", "public")
+        sign, amount = self.signed(s.amount, ctx)  # "add -1 to points" takes 1 away
+        return [(0, self.add_words(sign, self.num(amount, ctx), self.state_value(decl, s.owner, ctx)))]
+
+    # ---- a choice of courses
+    def statement_ChooseMode(self, s: ast.ChooseMode, ctx: Ctx, last: bool) -> list[Line]:
+        chooser = self.who(s.chooser, ctx)
+        intro = self.clause(chooser, "choose", "chooses", "one", ctx)
+        options = [(f"“{o.text}”", self.block(o.body.statements, ctx)) for o in s.options]
+        if all(len(body) <= 1 and all(d == 0 and ":" not in text and ". " not in text for d, text in body)
+               for _, body in options):
+            parts = [f"{label}: {body[0][1] if body else 'nothing happens'}" for label, body in options]
+            return [(0, f"{intro}: " + "; or ".join(parts))]
+        lines: list[Line] = [(0, f"{intro}:")]
+        for i, (label, body) in enumerate(options):
+            lines += indent(self.headed(label if i == 0 else f"or {label}", body))
+        return lines
+
+    # ---- the trick
+    def statement_Declare(self, s: ast.Declare, ctx: Ctx, last: bool) -> list[Line]:
+        card = self.group(s.card, ctx).subject()
+        f = s.faction
+        if isinstance(f, ast.FactionLit):
+            what = f"{article(singular(f.name))} {singular(f.name)}"
+        else:
+            what = f"a card of {self.faction(f, ctx)}"
+        return [(0, f"{card} counts as {what} for the rest of the trick")]
+
+    def statement_SetSide(self, s: ast.SetSide, ctx: Ctx, last: bool) -> list[Line]:
+        if s.value is None:
+            return [(0, "the trick changes side (+ becomes −, − becomes +)")]
+        return [(0, f"the trick is now played on {self.side(s.value, ctx)}")]
+
+    def side(self, n: ast.Node, ctx: Ctx) -> str:
+        """A Side as a noun: "the + side", "the side of the trick", "the side chosen"."""
+        if isinstance(n, ast.NameRef):
+            v = ctx.vars.get(n.name)
+            if v is not None:
+                return self.side(v.inline, ctx) if v.inline is not None else v.label or "that side"
+            return SIDE_WORDS.get(n.name, "the side of the trick")
+        return "the side of the trick"
+
+    def statement_End(self, s: ast.End, ctx: Ctx, last: bool) -> list[Line]:
+        if s.what == "trick":
+            return [(0, "the trick ends now, and the Communities that have not played to it yet do not play to it")]
+        return [(0, "the round ends after this trick, and the count follows")]
 
     @staticmethod
     def headed(head: str, body: list[Line]) -> list[Line]:
@@ -913,7 +1149,7 @@ class Renderer(Visitor):
         t = self.type_of(s.value)
         if t in (COMMUNITY, FACTION):
             return True
-        return not any(_moves(r) for r in rest)
+        return not any(_moves(r, self.state) for r in rest)
 
     # ---- choose
     def statement_Choose(self, s: ast.Choose, ctx: Ctx, last: bool) -> list[Line]:
@@ -927,7 +1163,8 @@ class Renderer(Visitor):
             what += ", if any"  # a filtered group may be empty: then nothing happens
         chooser = self.who(s.chooser, ctx)
         intro = self.clause(chooser, "choose", "chooses", what, ctx)
-        var = Var(s.name, elem, many=s.mode != "one", ordered=s.mode != "one")
+        label = {INT: "the number chosen", SIDE: "the side chosen"}.get(g.elem if g.elem in (INT, SIDE) else elem)
+        var = Var(s.name, elem, many=s.mode != "one", label=label, ordered=s.mode != "one")
         body = self.block(s.body.statements, ctx.bind(var))
         lines: list[Line]
         if not body:
@@ -1053,7 +1290,46 @@ class Renderer(Visitor):
                 lines.append((0, f"when {a_one} wins a trick {how}, the power of the Faction led is not triggered"))
             elif r.kind == "trumps":
                 lines.append((0, self.trumps(a_one, r.condition, replace(ctx, it=(NAMES["played"], NAMES["played"])))))
+            else:
+                lines.append((0, self.trick_rule(r, a_one, one, ctx)))
         return lines
+
+    def trick_rule(self, r: ast.Rule, a_one: str, one: str, ctx: Ctx) -> str:
+        """The rules that read the whole trick (issue 14): in them `played` is the card the rule is about."""
+        card = ctx.bind(Var("played", CARD, label="it"), recent=False, it=("it", "it"))
+        if r.kind == "wins":
+            when = f" if, when the trick ends, {self.cond(r.condition, card)}" if r.condition is not None else ""
+            return (f"{a_one} played to a trick wins it{when}. If several do, the first one played wins, "
+                    "even over a card that trumps")
+        if r.kind == "never_wins":
+            whole = ctx.bind(Var("played", CARD, label="the card"), recent=False, it=("it", "the card"))
+            when = f" when {self.cond(r.condition, whole)}" if r.condition is not None else ""
+            return (f"this Faction's cards cannot win a trick{when}. If no card can win it, the Community that "
+                    "led takes the trick, and no power is triggered")
+        if r.kind == "wild":
+            return (f"{a_one} may always be played, and counts as the Faction led (when it leads, as its own "
+                    "Faction), unless it is declared as another")
+        if r.kind == "beats":
+            names = r.condition.items if isinstance(r.condition, ast.ListLit) else (r.condition,)
+            if all(isinstance(x, ast.FactionLit) for x in names):
+                beaten = join_words([f"{article(singular(x.name))} {singular(x.name)}" for x in names], "or")
+            else:
+                beaten = f"a card of {self.faction_list(r.condition, ctx)}"
+            return f"if the card that would win a trick is {beaten}, {a_one} played to it wins it instead"
+        if r.kind in ("leads_only_when", "must_be_played"):  # about a card not played yet: `void` is its holder's
+            self.void_words = _HOLDER_VOID_WORDS
+            try:
+                condition = self.cond(r.condition, card)
+            finally:
+                self.void_words = _VOID_WORDS
+        if r.kind == "leads_only_when":
+            return f"{a_one} may lead a trick only if {condition} (unless its holder has no other card to lead)"
+        if r.kind == "only_leads":
+            return (f"{a_one} may only lead a trick, never follow (unless its holder has no other card it may "
+                    "play)")
+        if r.kind == "must_be_played":
+            return f"{a_one} must be played when {condition}: a Community holding such a card plays one of them"
+        raise ValueError(f"unknown rule '{r.kind}'")  # pragma: no cover - the parser makes no other
 
     def trumps(self, a_one: str, condition: ast.Node | None, ctx: Ctx) -> str:
         parts = list(_conjuncts(condition)) if condition is not None else []
@@ -1082,16 +1358,33 @@ class Renderer(Visitor):
         if h.timing == "win":
             faction = self.power.binding.faction
             timing = f"when you win a trick whose Faction led is {faction}" if faction else "when you win a trick"
+        elif h.timing in HOOK_TIMING_WORDS:
+            timing = HOOK_TIMING_WORDS[h.timing]
         else:
             timing = "at the end of the round"
             if self.power.binding.kind == "card":
                 timing += ", if this card is in your Expedition zone"
             if any(isinstance(n, ast.Score) for n in ast.walk(h.body)):
                 timing += ", on top of what your cards are worth"
-        body = self.block(h.body.statements, ctx)
+        self.timing = h.timing
+        try:
+            body = self.block(h.body.statements, ctx)
+        finally:
+            self.timing = None
         if len(body) == 1 and body[0][0] == 0 and ":" not in body[0][1]:
             return [(0, f"{timing}: {body[0][1]}")]
         return [(0, f"{timing}:")] + [(d, t) for d, t in body]
+
+    def state_lines(self) -> list[Line]:
+        """What the power keeps from trick to trick: its counters and marks."""
+        lines: list[Line] = []
+        for d in self.power.state:
+            label = d.name.replace("_", " ")
+            thing = f"count of {label}" if d.kind == "counter" else f"mark “{label}”"
+            secret = "secret " if d.visibility == "secret" else ""
+            keeper = "each Community keeps" if d.per_community else "the game keeps"
+            lines.append((0, f"{keeper} {article(secret or thing)} {secret}{thing}{LIFETIME_WORDS[(d.kind, d.lifetime)]}"))
+        return lines
 
     def section(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> list[list[Line]]:
         """Paragraphs: the rules, then each hook."""
@@ -1108,8 +1401,10 @@ def _sets(node: ast.Node, name: str) -> bool:
     return any(isinstance(n, ast.SetVar) and n.name == name for n in ast.walk(node))
 
 
-def _moves(node: ast.Node) -> bool:
-    return any(isinstance(n, (ast.Move, ast.Draw, ast.Deal)) for n in ast.walk(node))
+def _moves(node: ast.Node, state: dict | tuple = ()) -> bool:
+    """The statement changes what a value read before it may read: cards, the trick, counters and marks."""
+    return any(isinstance(n, (ast.Move, ast.Draw, ast.Deal, ast.AddState, ast.SetState, ast.Declare, ast.SetSide))
+               or (isinstance(n, ast.SetVar) and n.name in state) for n in ast.walk(node))
 
 
 def _conjuncts(node: ast.Node):
@@ -1189,6 +1484,8 @@ def structure(power: ast.PowerFile | CheckedPower, variant: str | None = None) -
     if tree.binding.kind == "faction" and tree.binding.faction and tree.binding.faction != tree.name:
         bound += f" of {tree.binding.faction}"
     sections: list[tuple[str | None, list[list[Line]]]] = []
+    if tree.state:  # every variant shares them
+        sections.append((None, [r.state_lines()]))
     if tree.variants:
         chosen = list(tree.variants)
         if variant is not None:

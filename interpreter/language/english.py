@@ -28,7 +28,26 @@ NAMES = {
     "led": "the Faction led", "leader": "the Community that led", "this": "this card", "played": "the card played",
     "void": "its player has no card of the Faction led", "round": "the round number", "players": "the number of Communities",
     "it": "it", "true": "yes", "false": "no", "side": "the side of the board",
+    "winner": "the Community that won the trick", "winning": "the winning card",
+    "before": "the cards played earlier in this trick", "sides": "the + side or the − side",
+    "plus": "the + side", "minus": "the − side",
 }
+# The sides of a trick, each as a noun phrase.
+SIDE_WORDS = {"plus": "the + side", "minus": "the − side"}
+
+# The moments the new hooks run at, as the card text opens their paragraph (`you`: who the hook acts for).
+HOOK_TIMING_WORDS = {
+    "play": "when a card of this Faction is played",
+    "lead": "when a card of this Faction leads a trick",
+    "trick": "when a trick is won, for each card of this Faction you played to it",
+    "after_trick": "after every trick",
+    "start_of_round": "at the start of the round, after the deal",
+    "end_of_game": "at the end of the game, after the last count",
+}
+
+# What a lasting counter or mark keeps, by how long it lasts.
+LIFETIME_WORDS = {("counter", "round"): ", back to 0 each round", ("counter", "game"): "",
+                  ("mark", "round"): ", not set at first and cleared each round", ("mark", "game"): ", not set at first"}
 
 # ------------------------------------------------------------------ grammar
 

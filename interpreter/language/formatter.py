@@ -196,10 +196,10 @@ class _Printer:
         self.visit(kids[brace + 1])  # the binding
         previous = None
         for item in kids[brace + 2:-1]:
-            # A blank line before every item, except between two one-line rules
-            # (there the author's blank lines are kept, as between statements).
-            both_rules = _is_rule(item) and previous is not None and _is_rule(previous)
-            self.newline(item_start=not both_rules)
+            # A blank line before every item, except between two one-line rules or two
+            # declarations of state (there the author's blank lines are kept, as between statements).
+            alike = previous is not None and _one_liner(item) is not None and _one_liner(item) == _one_liner(previous)
+            self.newline(item_start=not alike)
             self.visit(item)
             previous = item
         self.indent -= 1
@@ -232,8 +232,13 @@ class _Printer:
         self.visit(operand)
 
 
-def _is_rule(node: Tree) -> bool:
-    return node.data.startswith("rule_")
+def _one_liner(node: Tree) -> str | None:
+    """The kind of a one-line item of a power: "rule", or "state" (a counter or a mark); None for the others."""
+    if node.data.startswith("rule_"):
+        return "rule"
+    if node.data == "state_decl":
+        return "state"
+    return None
 
 
 def _index_of(children: list, token_type: str) -> int:

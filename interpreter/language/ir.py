@@ -3,6 +3,10 @@
 The export mirrors what the VM runs: for each variant its rules and, for each
 hook, the flat instruction list with absolute jump targets; expressions appear
 as typed trees. Its schema is boxes/schema/ir.schema.json.
+
+What issue 14 added to the language (lasting state, the hooks beyond `on win`
+and `at end of round`, the trick rules, a choice of courses) appears only in a
+power that uses it, so the export of a power written without it is unchanged.
 """
 
 from __future__ import annotations
@@ -11,18 +15,26 @@ import dataclasses
 import json
 
 from happydayz.language import ast
-from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, OPCODE_NAMES,
-                                         CompiledPower, Program)
+from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, MODE,
+                                         OPCODE_NAMES, CompiledPower, Program)
 from happydayz.language.visitor import Visitor
 from happydayz.base.resources import data_dir
 
 FORMAT = "happydayz-ir/1"
 RULE_FLAGS = ("always_playable", "never_leads", "face_up", "carried_over", "blocks_led_power")
+# The rules of issue 14, each exported only when the variant has it: `true` for a rule without a
+# condition, else its condition (for `beats`, the Factions beaten) as a typed tree.
+TRICK_RULES = ("wins", "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played")
+# Every hook's key in the export, by the compiler's short name; `on_win` and `end_of_round` are always
+# there (null when the variant has no such hook), the others only when written.
+HOOK_KEYS = {"win": "on_win", "end": "end_of_round", "play": "on_play", "lead": "on_lead", "trick": "on_trick",
+             "after_trick": "after_trick", "start": "start_of_round", "game_end": "end_of_game"}
+ALWAYS_EXPORTED_HOOKS = ("win", "end")
 
 
 def power_ir(power: CompiledPower) -> dict:
     export = _Export(power.types)
-    return {
+    out = {
         "format": FORMAT,
         "name": power.name,
         "binding": power.binding,
@@ -30,18 +42,28 @@ def power_ir(power: CompiledPower) -> dict:
         "file": power.file.name,
         "variants": {kind: _variant(export, v) for kind, v in power.variants.items()},
     }
+    if power.state:
+        out["state"] = {name: {"kind": spec.kind, "per_community": spec.per_community, "lifetime": spec.lifetime,
+                               "visibility": spec.visibility, "key": spec.key}
+                        for name, spec in power.state.items()}
+    return out
 
 
 def _variant(export: _Export, v) -> dict:
     rules = {flag: getattr(v, flag) for flag in RULE_FLAGS}
     rules["trumps_when"] = export.visit(v.trumps_source) if v.trumps_source is not None else None
+    for kind in TRICK_RULES:
+        if kind in v.sources:
+            rules[kind] = export.visit(v.sources[kind])
+        elif getattr(v, kind):
+            rules[kind] = True
+    hooks = {HOOK_KEYS[name]: _program(export, v.hooks.get(name)) for name in ALWAYS_EXPORTED_HOOKS}
+    hooks.update((HOOK_KEYS[name], _program(export, program)) for name, program in v.hooks.items()
+                 if name not in ALWAYS_EXPORTED_HOOKS)
     return {
         "title": v.title,
         "rules": rules,
-        "hooks": {
-            "on_win": _program(export, v.on_win),
-            "end_of_round": _program(export, v.end_of_round),
-        },
+        "hooks": hooks,
     }
 
 
@@ -78,6 +100,9 @@ def _instruction(export: _Export, pc: int, ins: tuple) -> dict:
                    prompt=spec.prompt, empty=ins[2])
     elif op == ASK:
         out.update(prompt=ins[1], chooser=export.visit(node.chooser) if node.chooser is not None else None, no=ins[3])
+    elif op == MODE:
+        out.update(options=list(ins[1]), chooser=export.visit(node.chooser) if node.chooser is not None else None,
+                   to=list(ins[3]), prompt=ins[4])
     elif op == EFFECT:
         out.update(statement=export.visit(node))
     return out
@@ -110,7 +135,10 @@ class _Export(Visitor):
     visit_IntLit = visit_FactionLit = visit_NameRef = visit_BareAttr = visit_AttrOf = visit_ZoneRef = fields
     visit_Neighbour = visit_Call = visit_Comprehension = visit_ListLit = visit_Arith = visit_Neg = fields
     visit_Logic = visit_Not = visit_Compare = visit_Where = visit_Except = visit_Otherwise = visit_WithExtreme = fields
+    visit_StateOf = fields
     visit_Move = visit_Draw = visit_Deal = visit_Score = visit_NextLeader = visit_NextLead = fields
+    visit_SetState = visit_AddState = visit_Declare = visit_SetSide = visit_End = fields
+    visit_SetVar = fields  # `set points = 3`: an effect when it sets a counter or mark
     visit_Dest = visit_SortKey = fields
 
 

@@ -37,7 +37,8 @@ def make_server(env: Environment | None = None):
     from pygls.uris import to_fs_path  # optional dependency: pygls, the lsp extra (happydayz[lsp])
 
     symbol_kinds = {"power": types.SymbolKind.Class, "variant": types.SymbolKind.Namespace,
-                    "hook": types.SymbolKind.Event, "rule": types.SymbolKind.Property}
+                    "hook": types.SymbolKind.Event, "rule": types.SymbolKind.Property,
+                    "state": types.SymbolKind.Variable}
     completion_kinds = {"keyword": types.CompletionItemKind.Keyword, "faction": types.CompletionItemKind.Class,
                         "variant": types.CompletionItemKind.EnumMember, "zone": types.CompletionItemKind.Field,
                         "group": types.CompletionItemKind.Variable, "power": types.CompletionItemKind.File}

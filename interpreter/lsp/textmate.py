@@ -23,12 +23,13 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "keyword.control.happydayz": ("if", "else", "each", "in", "repeat", "choose", "ask", "from", "by", "up", "to",
                                   "simultaneously", "then"),
     "storage.type.happydayz": ("power", "variant", "rule", "for", "faction", "card", "added", "on", "win", "at",
-                               "end", "of", "round"),
+                               "end", "of", "round", "counter", "mark", "per", "community", "game", "public", "secret",
+                               "play", "after", "start"),
     "constant.language.variant.happydayz": ("basic", "positive", "negative"),
     "keyword.operator.word.happydayz": ("and", "or", "not", "is", "where", "except", "otherwise", "with", "most",
                                         "fewest", "strictly"),
     "support.function.happydayz": ("sum", "min", "max", "count", "highest", "lowest", "first", "last", "random",
-                                   "population"),
+                                   "population", "tricks", "player", "position", "numbers"),
     "variable.language.happydayz": GROUPS + ("it", "played", "void", "side", "plus", "minus"),
 }
 

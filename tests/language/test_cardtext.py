@@ -374,3 +374,84 @@ def test_main_writes_the_golden_files(tmp_path, capsys):
     assert written == sorted(f"{p.stem}.txt" for p in POWER_FILES)
     assert main([str(POWER_FILES[0]), "--variant", "basic"]) == 0
     assert capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ issue 14
+
+NEW_CONSTRUCTS = ROOT / "tests" / "language" / "data" / "every_new_construct.power"
+
+
+def test_the_new_constructs_read_as_english():
+    tree = parse(NEW_CONSTRUCTS.read_text(encoding="utf-8"))
+    text = card_text(tree)
+    assert_reads_as_english(text, tree)
+    expected = NEW_CONSTRUCTS.with_suffix(".txt").read_text(encoding="utf-8")
+    assert text + "\n" == expected, (f"the card text of {NEW_CONSTRUCTS.name} changed; if the new text reads right, "
+                                     f"write it to {NEW_CONSTRUCTS.with_suffix('.txt').name}:\n{text}")
+    for words in ("Each Community keeps a secret count of points, back to 0 each round.",
+                  "The game keeps a mark “alarm”, not set at first and cleared each round.",
+                  "When a card of this Faction is played:",
+                  "When a card of this Faction leads a trick:",
+                  "When a trick is won, for each card of this Faction you played to it:",
+                  "After every trick: if the number of tricks the Community that won the trick has won this round is "
+                  "at least 3",
+                  "At the start of the round, after the deal: choose a number from 1 to 5. Add the number chosen to "
+                  "your points.",
+                  "At the end of the game, after the last count:",
+                  "This Faction's cards cannot win a trick when there are fewer than 2 cards of this trick.",
+                  "A Tinkerer must be played when its holder has no card of the Faction led:",
+                  "If the card that would win a trick is a Biker or a Hippie, a Tinkerer played to it wins it instead.",
+                  "Add 2 to the points of the Community that won the trick.",
+                  "Subtract 1 from the points of the Community that played the winning card.",
+                  "The trick is now played on the − side.",
+                  "The trick ends now, and the Communities that have not played to it yet do not play to it.",
+                  "the round ends after this trick, and the count follows.",
+                  "The card played counts as a card of the Faction led for the rest of the trick.",
+                  "Choose one: “Ring once”: add 1 to the game's bells; or “Ring twice”: add 2 to the game's bells.",
+                  "Choose a side (+ or −). The trick is now played on the side chosen."):
+        assert words in text, f"{words!r} not in:\n{text}"
+
+
+NEGATIVE_AMOUNTS = """\
+power Signs {
+  for faction Signs
+  counter debt
+  on win {
+    gain -3
+    lose -2
+    gain -sum(value of c for c in trick)
+    gain 0 - count(hand)
+    gain -2 * count(hand)
+    gain count(hand) * -1
+    lose -count(hand) + 1
+    gain -count(hand) + 3
+    gain 3 - -count(hand)
+    gain -3 for left
+    add -1 to debt
+    set debt = debt - -2
+    let loss = -count(hand)
+    gain loss
+  }
+}
+"""
+
+
+def test_a_negative_amount_reads_the_way_a_player_reads_it():
+    tree = parse(NEGATIVE_AMOUNTS)
+    lines = card_text(tree).splitlines()[5:]
+    assert lines == [
+        "Lose 3 Survivors.",  # gain -3
+        "Gain 2 Survivors.",  # lose -2
+        "Lose Survivors equal to the total value of the cards of this trick.",  # gain -sum(...)
+        "Lose 1 Survivor for each card in your hand.",  # gain 0 - count(hand)
+        "Lose 2 Survivors for each card in your hand.",  # gain -2 * count(hand)
+        "Lose 1 Survivor for each card in your hand.",  # gain count(hand) * -1
+        "Lose 1 Survivor minus 1 for each card in your hand.",  # lose -count(hand) + 1: lose 1 - count(hand)
+        "Gain 3 Survivors minus 1 for each card in your hand.",  # gain -count(hand) + 3: gain 3 - count(hand)
+        "Gain 3 Survivors plus 1 for each card in your hand.",  # gain 3 - -count(hand)
+        "Your left neighbour loses 3 Survivors.",  # gain -3 for left
+        "Subtract 1 from the game's debt.",  # add -1 to debt
+        "Add 2 to the game's debt.",  # set debt = debt - -2
+        "Lose 1 Survivor for each card in your hand.",  # let loss = -count(hand); gain loss
+    ]
+    assert "minus the" not in card_text(tree) and "equal to minus" not in card_text(tree)

@@ -315,6 +315,84 @@ let b = not (a or b) and c in d and e not in f
     assert "not (a or b) and c in d and e not in f" in out
 
 
+NEW_CONSTRUCTS = Path(__file__).parent / "data" / "every_new_construct.power"
+
+
+def test_the_new_constructs_round_trip():
+    """Every construct of issue 14: formatting keeps the tree, is idempotent, and the file is in its layout."""
+    text = NEW_CONSTRUCTS.read_text(encoding="utf-8")
+    assert check_formatting(text) == text
+    code = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))  # the header comment
+    joined = check_formatting(" ".join(code.split()))  # the whole power on one line: the same, blank lines aside
+    assert [line for line in joined.splitlines() if line] == [line for line in code.splitlines() if line]
+
+
+def test_the_layout_of_the_new_constructs():
+    text = """power X { for faction X counter points per community for round secret
+mark seen
+
+
+counter bells for game public
+variant basic { rule wins when played is winning rule never wins rule wild rule beats [A, B]
+rule leads only when points of self < 3 rule only leads rule must be played when void
+on play { add -1 to points of player(played) set seen of left = true declare played as led set side = minus flip side end trick }
+on lead { choose by left "Take" { set bells = bells+1 } or "Pass" {} or "Other" { end round } }
+after trick { choose way from sides { set side = way } } at start of round { choose n from numbers(1,5) { add n to bells } }
+on trick { end round } at end of game { gain points } } }"""
+    out = check_formatting(text)
+    assert out == """power X {
+  for faction X
+
+  counter points per community for round secret
+  mark seen
+
+  counter bells for game public
+
+  variant basic {
+    rule wins when played is winning
+    rule never wins
+    rule wild
+    rule beats [A, B]
+    rule leads only when points of self < 3
+    rule only leads
+    rule must be played when void
+    on play {
+      add -1 to points of player(played)
+      set seen of left = true
+      declare played as led
+      set side = minus
+      flip side
+      end trick
+    }
+    on lead {
+      choose by left "Take" {
+        set bells = bells + 1
+      } or "Pass" {
+      } or "Other" {
+        end round
+      }
+    }
+    after trick {
+      choose way from sides {
+        set side = way
+      }
+    }
+    at start of round {
+      choose n from numbers(1, 5) {
+        add n to bells
+      }
+    }
+    on trick {
+      end round
+    }
+    at end of game {
+      gain points
+    }
+  }
+}
+"""
+
+
 # ------------------------------------------------------------------ random programs
 
 NAMES = ["x", "y", "kids", "self", "it", "total_2", "_t", "count"]
@@ -358,7 +436,7 @@ def _atom(draw, depth: int) -> list[str]:
     if depth <= 0:
         return _leaf(draw)
     kind = draw(st.sampled_from(["leaf", "attr_of", "zone_of", "side_of", "call", "aggregate", "comprehension",
-                                 "list", "parens", "parens"]))
+                                 "list", "parens", "parens", "state_of"]))
     if kind == "leaf":
         return _leaf(draw)
     if kind == "attr_of":
@@ -367,6 +445,8 @@ def _atom(draw, depth: int) -> list[str]:
         return [draw(st.sampled_from(ZONES)), "of"] + _atom(draw, depth - 1)
     if kind == "side_of":
         return [draw(st.sampled_from(["left", "right"])), "of"] + _atom(draw, depth - 1)
+    if kind == "state_of":
+        return [draw(st.sampled_from(NAMES)), "of"] + _atom(draw, depth - 1)
     if kind == "call":
         return [draw(st.sampled_from(NAMES)), "("] + _args(draw, depth, 0) + [")"]
     if kind == "aggregate":
@@ -422,8 +502,9 @@ def _e(draw) -> list[str]:
 
 
 def _stmt(draw, depth: int) -> list[str]:
-    simple = ["let", "set", "move", "discard", "draw", "deal", "gain", "lose", "next_leader", "next_lead"]
-    nested = ["choose", "ask", "if", "each", "repeat"] if depth > 0 else []
+    simple = ["let", "set", "move", "discard", "draw", "deal", "gain", "lose", "next_leader", "next_lead",
+              "add", "set_of", "declare", "set_side", "flip_side", "end"]
+    nested = ["choose", "ask", "if", "each", "repeat", "choose_mode"] if depth > 0 else []
     kind = draw(st.sampled_from(simple + nested + nested))
     name = draw(st.sampled_from(NAMES))
     maybe = lambda: draw(st.booleans())  # noqa: E731
@@ -453,7 +534,24 @@ def _stmt(draw, depth: int) -> list[str]:
         return ["next", "leader"] + _e(draw)
     if kind == "next_lead":
         return ["next", "lead"] + _e(draw)
+    if kind == "add":
+        return ["add"] + _e(draw) + ["to", name] + (["of"] + _e(draw) if maybe() else [])
+    if kind == "set_of":
+        return ["set", name, "of"] + _e(draw) + ["="] + _e(draw)
+    if kind == "declare":
+        return ["declare"] + _e(draw) + ["as"] + _e(draw)
+    if kind == "set_side":
+        return ["set", "side", "="] + _e(draw)
+    if kind == "flip_side":
+        return ["flip", "side"]
+    if kind == "end":
+        return ["end", draw(st.sampled_from(["trick", "round"]))]
     d = depth - 1
+    if kind == "choose_mode":
+        out = ["choose"] + (["by"] + _e(draw) if maybe() else [])
+        for i in range(draw(st.integers(2, 3))):
+            out += (["or"] if i else []) + [draw(st.sampled_from(STRINGS))] + _block(draw, d)
+        return out
     if kind == "choose":
         count = draw(st.sampled_from([[], [str(draw(st.integers(1, 50)))], ["up", "to", str(draw(st.integers(1, 50)))]]))
         out = ["choose"] + count + [name, "from"] + _e(draw)
@@ -474,15 +572,27 @@ def _stmt(draw, depth: int) -> list[str]:
     return ["repeat", str(draw(st.integers(0, 50)))] + _block(draw, d)
 
 
+HOOKS = [["on", "win"], ["at", "end", "of", "round"], ["on", "play"], ["on", "lead"], ["on", "trick"], ["after", "trick"],
+         ["at", "start", "of", "round"], ["at", "end", "of", "game"]]
+RULES = [["always", "playable"], ["never", "leads"], ["trumps", "when", "E"], ["blocks", "led", "power"], ["face", "up"],
+         ["carried", "over"], ["wins"], ["wins", "when", "E"], ["never", "wins"], ["never", "wins", "when", "E"], ["wild"],
+         ["beats", "E"], ["leads", "only", "when", "E"], ["only", "leads"], ["must", "be", "played", "when", "E"]]
+
+
 def _hook_or_rule(draw) -> list[str]:
-    kind = draw(st.sampled_from(["win", "end", "rule", "rule"]))
-    if kind == "win":
-        return ["on", "win"] + _block(draw, 2)
-    if kind == "end":
-        return ["at", "end", "of", "round"] + _block(draw, 2)
-    rule = draw(st.sampled_from([["always", "playable"], ["never", "leads"], ["trumps", "when"], ["blocks", "led", "power"],
-                                 ["face", "up"], ["carried", "over"]]))
-    return ["rule"] + rule + (_e(draw) if rule[0] == "trumps" else [])
+    if draw(st.booleans()):
+        return draw(st.sampled_from(HOOKS)) + _block(draw, 2)
+    out = ["rule"]
+    for word in draw(st.sampled_from(RULES)):
+        out += _e(draw) if word == "E" else [word]
+    return out
+
+
+def _state_decl(draw) -> list[str]:
+    out = [draw(st.sampled_from(["counter", "mark"])), draw(st.sampled_from(NAMES))]
+    out += draw(st.sampled_from([[], ["per", "community"]]))
+    out += draw(st.sampled_from([[], ["for", "round"], ["for", "game"]]))
+    return out + draw(st.sampled_from([[], ["public"], ["secret"]]))
 
 
 def _power_tokens(draw) -> list[str]:
@@ -498,6 +608,8 @@ def _power_tokens(draw) -> list[str]:
             for _ in range(draw(st.integers(0, 3))):
                 out += _hook_or_rule(draw)
             out.append("}")
+        elif draw(st.integers(0, 3)) == 0:
+            out += _state_decl(draw)
         else:
             out += _hook_or_rule(draw)
     return out + ["}"]

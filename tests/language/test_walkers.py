@@ -8,15 +8,19 @@ not handle raises UnknownNode at once instead of falling through to a default.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from happydayz.base.errors import DiagnosticSink, Span
-from happydayz.language import ast, render
-from happydayz.language.cardtext import Ctx, Renderer
+from happydayz.language import ast, parser, render
+from happydayz.language.cardtext import Ctx, Renderer, card_text
 from happydayz.language.checker import CheckedPower, Checker, check
-from happydayz.language.compiler import Compiler
-from happydayz.language.ir import _Export
+from happydayz.language.compiler import Compiler, compile_power
+from happydayz.language.formatter import format_source
+from happydayz.language.ir import _Export, power_ir, schema
+from happydayz.language.parser import parse, parse_file
 from happydayz.language.visitor import UnknownNode, Visitor
 
 SPAN = Span("stray.power", 1, 1)
@@ -37,15 +41,18 @@ CONDITIONS = (ast.Logic, ast.Not, ast.Compare)
 NAMED = tuple(c for c in ast.EXPRESSIONS if c not in CONDITIONS)
 # A `let` changes the context of the rest of its block: the card text's block handles it.
 NOT_LET = tuple(c for c in ast.STATEMENTS if c is not ast.Let)
+# `set points = 3` sets a counter (an effect) where `set x = 3` sets a variable: the compiler and
+# the IR export take a SetVar as an effect too.
+EFFECTS_AND_STATE_WRITES = ast.EFFECTS + (ast.SetVar,)
 # What an instruction refers to: expressions, and effect statements with their parts.
-EXPORTED = ast.EXPRESSIONS + ast.EFFECTS + (ast.Dest, ast.SortKey)
+EXPORTED = ast.EXPRESSIONS + EFFECTS_AND_STATE_WRITES + (ast.Dest, ast.SortKey)
 
 WALKS = [
     (Checker, "expr", ast.EXPRESSIONS),
     (Checker, "statement", ast.STATEMENTS),
     (Compiler, "expr", ast.EXPRESSIONS),
     (Compiler, "statement", ast.STATEMENTS),
-    (Compiler, "effect", ast.EFFECTS),
+    (Compiler, "effect", EFFECTS_AND_STATE_WRITES),
     (render._Words, "visit", ast.EXPRESSIONS),
     (Renderer, "group", NAMED),
     (Renderer, "num", NAMED),
@@ -170,3 +177,68 @@ def test_a_handler_named_for_no_class_of_the_syntax_tree_fails_when_its_class_is
         class Misspelt(Visitor):  # noqa: F841 - the class statement itself fails
             def visit_Compar(self, n):
                 return ""
+
+
+# ------------------------------------------------------- every construct, every walker
+# tests/language/data/every_new_construct.power writes every construct issue 14 added to the
+# language (docs/design-events.md); each walker goes through all of it.
+
+NEW_CONSTRUCTS = Path(__file__).parent / "data" / "every_new_construct.power"
+NEW_CLASSES = (ast.StateOf, ast.SetState, ast.AddState, ast.ChooseMode, ast.ModeOption, ast.Declare, ast.SetSide,
+               ast.End, ast.StateDecl)
+
+
+def _new_tree() -> ast.PowerFile:
+    return parse_file(NEW_CONSTRUCTS)
+
+
+def test_the_file_of_new_constructs_writes_each_of_them():
+    tree = _new_tree()
+    nodes = list(ast.walk(tree))
+    assert set(NEW_CLASSES) <= {type(n) for n in nodes}
+    rule_kinds = {name[len("rule_"):] for name in dir(parser._ToAst) if name.startswith("rule_")}
+    assert {n.kind for n in nodes if isinstance(n, ast.Rule)} >= rule_kinds - {"always_playable", "never_leads", "trumps",
+                                                                               "blocks_led_power", "face_up", "carried_over"}
+    timings = {n.timing for n in nodes if isinstance(n, ast.Hook)}
+    assert timings == {"win", "play", "lead", "trick", "after_trick", "start_of_round", "end_of_round", "end_of_game"}
+    assert {(d.kind, d.per_community, d.lifetime, d.visibility) for d in tree.state} == {
+        ("counter", True, "round", "secret"), ("mark", True, "game", "public"), ("counter", False, "game", "public"),
+        ("mark", False, "round", "public")}
+    assert {s.value is None for s in nodes if isinstance(s, ast.SetSide)} == {True, False}  # flip side, set side
+    assert {s.what for s in nodes if isinstance(s, ast.End)} == {"trick", "round"}
+    assert {s.chooser is None for s in nodes if isinstance(s, ast.ChooseMode)} == {True, False}
+
+
+def test_the_file_of_new_constructs_checks_clean():
+    sink = DiagnosticSink()
+    check(_new_tree(), None, sink)
+    assert not sink.items, [d.render() for d in sink.items]
+
+
+def test_every_walker_goes_through_every_new_construct():
+    tree = _new_tree()
+    checked = check(tree)
+    text = card_text(checked)  # the card text (explain)
+    assert "None" not in text and "_" not in text
+    out = format_source(NEW_CONSTRUCTS.read_text(encoding="utf-8"), str(NEW_CONSTRUCTS))  # fmt
+    assert ast.strip_spans(parse(out)) == ast.strip_spans(tree)
+    data = power_ir(compile_power(checked, NEW_CONSTRUCTS.resolve()))  # compile --json
+    Draft202012Validator(schema()).validate(data)
+    exported = {node["node"] for node in _exported_nodes(data)}  # a choice of courses is a `mode` instruction
+    assert {c.__name__ for c in NEW_CLASSES if c not in (ast.ChooseMode, ast.ModeOption, ast.StateDecl)} <= exported
+    assert any(ins["op"] == "mode" for v in data["variants"].values() for p in v["hooks"].values() for ins in p or ())
+    assert set(data["state"]) == {d.name for d in tree.state}
+    for node in ast.walk(tree):  # the prompts: any expression in words
+        if isinstance(node, ast.EXPRESSIONS):
+            assert render.expr(node)
+
+
+def _exported_nodes(value):
+    if isinstance(value, dict):
+        if "node" in value:
+            yield value
+        for item in value.values():
+            yield from _exported_nodes(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _exported_nodes(item)

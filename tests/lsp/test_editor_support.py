@@ -100,3 +100,21 @@ def test_word_positions(env):
     assert documents.word_at(text, 1, 3) == ("power", 1, 6)
     assert documents.word_at(text, 1, 6) is None or documents.word_at(text, 1, 6)[0] == "power"
     assert documents.word_at(text, 9, 1) is None
+
+
+def test_the_outline_and_the_hover_know_the_new_constructs(env):
+    path = ROOT / "tests" / "language" / "data" / "every_new_construct.power"
+    text = path.read_text(encoding="utf-8")
+    [power] = documents.symbols(text, path)
+    state = [s.name for s in power.children if s.kind == "state"]
+    assert state == ["counter points", "mark warned", "counter bells", "mark alarm"]
+    basic = next(s for s in power.children if s.name == "variant basic")
+    hooks = [s.name for s in basic.children if s.kind == "hook"]
+    assert hooks == ["on play", "on lead", "on trick", "on win", "after trick", "at start of round", "at end of round",
+                     "at end of game"]
+    assert "rule must be played" in [s.name for s in basic.children]
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if x.startswith("power"))
+    hover = documents.hover_text(text, path, line, 8, env)  # the power's name: its card text
+    assert hover is not None and "Each Community keeps a secret count of points" in hover
+    for word in ("counter", "declare", "flip", "wild", "winner"):
+        assert word in documents.keywords() | set(documents.GROUPS)
