@@ -13,6 +13,10 @@ from typing import Any
 from happydayz.base.errors import Diagnostic, Span
 
 VARIANTS = ("basic", "positive", "negative")  # the variant kinds of a Faction's power
+# The moments a hook runs at (Hook.timing) and the rules of a Faction's cards (Rule.kind), as the parser makes them.
+HOOK_TIMINGS = ("win", "play", "lead", "trick", "after_trick", "start_of_round", "end_of_round", "end_of_game")
+RULE_KINDS = ("always_playable", "never_leads", "trumps", "blocks_led_power", "face_up", "carried_over", "wins",
+              "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played")
 
 # ---------------------------------------------------------------- expressions
 
@@ -308,14 +312,13 @@ class End(Node):
 
 @dataclass(frozen=True)
 class Hook(Node):
-    timing: str  # win, play, lead, trick, after_trick, start_of_round, end_of_round, end_of_game
+    timing: str  # one of HOOK_TIMINGS
     body: Block
 
 
 @dataclass(frozen=True)
 class Rule(Node):
-    kind: str  # always_playable, never_leads, trumps, blocks_led_power, face_up, carried_over, wins, never_wins,
-    #            wild, beats, leads_only_when, only_leads, must_be_played (see RULE_KINDS)
+    kind: str  # one of RULE_KINDS
     condition: Node | None = None
 
 

@@ -47,6 +47,8 @@ class _Words(Visitor):
 
     def visit_Call(self, n: ast.Call) -> str:
         args = ", ".join(self.visit(a) for a in n.args)
+        if n.function == "numbers" and len(n.args) == 2:
+            return f"a number from {self.visit(n.args[0])} to {self.visit(n.args[1])}"
         if n.function in _CALL_WORDS and len(n.args) == 1:
             return f"{_CALL_WORDS[n.function]} {args}"
         if n.function in _CALLS_WITH_A_COUNT and len(n.args) == 2:

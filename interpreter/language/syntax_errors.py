@@ -63,7 +63,8 @@ def _key(terminal: str) -> str:
 
 
 # Keywords said with the words that always follow them.
-_PHRASES = {"on": "'on win'", "at": "'at end of round'"}
+_PHRASES = {"on": "'on win'/'on play'/'on lead'/'on trick'", "at": "'at start of round'/'at end of round'/'at end of game'",
+            "after": "'after trick'"}
 
 
 def _word(key: str) -> str:
