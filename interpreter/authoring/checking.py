@@ -93,6 +93,22 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
                                        f"factions[{index}]: the power of {choice.faction} has no variants, "
                                        f"so it cannot be played as '{choice.variant}'", "D033",
                                        hint=f"write the three variants in {power_path.name}, or play it as basic"))
+    for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
+        power = extended.extra_added.get(entry["name"])
+        if power is None:
+            continue
+        power_path = Path(power.power_file).resolve()
+        try:
+            tree = trees[power_path] if power_path in trees else trees.setdefault(power_path, parse_file(power_path))
+        except HappyError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        if tree.binding.kind != "added":
+            bound = f"for the Faction {tree.binding.faction}" if tree.binding.kind == "faction" else "for a card"
+            problems.append(Diagnostic(doc.span(("added_powers", index, "power")),
+                                       f"added_powers[{index}].power: {power_path.name} is {bound}, so it cannot be "
+                                       f"the added power {entry['name']}", "D034",
+                                       hint=f"begin {power_path.name} with 'power ... {{ added'"))
     return problems
 
 

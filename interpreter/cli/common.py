@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from happydayz.base.errors import UsageError
+from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.model import Library
 from happydayz.simulation.parallel import check_backend, default_jobs
 
@@ -44,8 +45,8 @@ def whole_number(text: str) -> int:
 
 def player_count(text: str) -> int:
     value = whole_number(text)
-    if not 2 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"2 to 5 players play, not {value}")
+    if not 2 <= value <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"2 to {MAX_PLAYERS} players play, not {value}")
     return value
 
 
@@ -122,7 +123,7 @@ def add_game_options(p) -> None:
     """The options that choose a game: shared by simulate and play."""
     p.add_argument("--scenario", metavar="ID|PATH", help=scenario_help())
     p.add_argument("--players", type=player_count, default=None, metavar="N",
-                   help="2 to 5 (default: the scenario's own count, else 4)")
+                   help=f"2 to {MAX_PLAYERS}, as the box deals (default: the scenario's own count, else 4)")
     p.add_argument("--express", action="store_true", help="play one round instead of the campaign")
     add_promos(p)
     p.add_argument("--random-powers", action="store_true", help="the optional rule: a random power each round")
@@ -150,6 +151,7 @@ class ProgressBar:
         self.started = self.clock()
 
     def update(self, done: int, total: int | None = None) -> None:
+        """`done` games of `total` (which may change: simulate --until-ci gives the end of its current round)."""
         if not self.enabled:
             return
         if self.bar is None:
@@ -177,7 +179,7 @@ class ProgressBar:
                                 console=stderr_console(), transient=True)
             self.bar.start()
             self.task = self.bar.add_task(self.label, total=total if total is not None else self.total)
-        self.bar.update(self.task, completed=done)
+        self.bar.update(self.task, completed=done, total=total if total is not None else self.total)
 
     def close(self) -> None:
         if self.bar is not None:

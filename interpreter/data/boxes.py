@@ -27,7 +27,7 @@ from referencing import Registry, Resource
 
 from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, suggest
 from happydayz.data.model import (
-    AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, Library, PromoDef, Scenario,
+    AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, HouseRules, Library, PromoDef, Scenario,
 )
 from happydayz.base.files import LIMITS, is_regular_file, plain_relative, size_text, within
 from happydayz.base.resources import data_dir
@@ -53,9 +53,11 @@ D_DUPLICATE_ID = "D029"
 D_UNKNOWN_BOX = "D030"
 D_UNKNOWN_SCENARIO = "D031"
 D_PLAYERS = "D032"
+D_HOUSE_RULE = "D035"
 D_INTERNAL = "D099"
 
-PLAYER_COUNTS = (2, 3, 4, 5)
+PLAYER_COUNTS = (2, 3, 4, 5)  # the player counts every box deals for
+MAX_PLAYERS = 6  # a box may also deal for 6 (or a scenario's hand_size house rule deal for any count up to it)
 MAX_CARD_VALUE = 1000
 MAX_CARDS_PER_FACTION = 1000
 # Cards of a user's new Faction when its file gives none: values 1..13, +1 each.
@@ -353,6 +355,68 @@ def _entry_name(entry: Any) -> tuple[str, str, tuple]:
     return entry["faction"], entry.get("variant", "basic"), ("faction",)
 
 
+# --- house rules ------------------------------------------------------------
+
+_SIDES = ("+", "-")
+
+
+def house_rules(entry: dict) -> HouseRules:
+    """The house rules of a scenario entry (`house_rules:`, already checked by the schema); none: the box's rules."""
+    data = entry.get("house_rules")
+    if not data:
+        return HouseRules()
+    transfer = data.get("transfer", {})
+    return HouseRules(
+        hand_size=data.get("hand_size"),
+        transfer_cards=transfer.get("cards"),
+        transfer_direction=transfer.get("direction", "both"),
+        transfer_rounds=tuple(sorted(transfer["rounds"])) if "rounds" in transfer else None,
+        encounter=data.get("encounter", True),
+        sides=tuple(side for side in _SIDES if side in data["sides"]) if "sides" in data else _SIDES,
+        rounds=data.get("rounds"),
+        starting_population=data.get("starting_population"),
+        elimination=data.get("elimination", True),
+    )
+
+
+def _deck_size(box: Box, entries: Iterable, factions: dict[str, FactionDef]) -> int | None:
+    """Cards in the first round's deck: the box's always-in-play Factions and those listed (None: unknown)."""
+    total = 0
+    for name in (*box.always, *(_entry_name(entry)[0] for entry in entries)):
+        faction = box.factions.get(name) if name in box.always else factions.get(name)
+        if faction is None:
+            return None
+        total += len(faction.cards)
+    return total
+
+
+def _check_house_rules(doc: Document, here: tuple, entry: dict, rules: HouseRules, box: Box,
+                       deck: int | None, sink: DiagnosticSink) -> None:
+    """What the schema cannot say of a scenario's house rules: they must fit its box, players and deck.
+
+    `here` is the path of the scenario entry (() for a scenario file); `deck` the cards of its first deal, if known.
+    """
+    at = here + ("house_rules",)
+    players = entry.get("players")
+    rounds = rules.rounds or box.campaign_rounds
+    for index, number in enumerate(entry.get("house_rules", {}).get("transfer", {}).get("rounds", ())):
+        if number > rounds:
+            where = at + ("transfer", "rounds", index)
+            sink.error(doc.span(where), f"{format_path(where)}: round {number} is never played: the campaign "
+                                        f"has {rounds} round{'s' if rounds != 1 else ''}", D_HOUSE_RULE)
+    if rules.transfer_direction == "across" and players is not None and players % 2:
+        where = at + ("transfer", "direction")
+        sink.error(doc.span(where), f"{format_path(where)}: nobody sits across the table in a game of {players}: "
+                                    f"'across' needs an even number of players", D_HOUSE_RULE,
+                   "choose left, right or both, or an even number of players")
+    hand = rules.hand_size if rules.hand_size is not None else box.deal.get(players)
+    if players is not None and hand is not None and deck is not None and hand * players > deck:
+        where = at + ("hand_size",) if rules.hand_size is not None else here + ("players",)
+        sink.error(doc.span(where), f"{format_path(where)}: {players} Communities dealt {hand} cards each need "
+                                    f"{hand * players} cards, but the deck of this scenario has {deck}",
+                   D_HOUSE_RULE, "deal fewer cards, or play with fewer Communities")
+
+
 def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequence[Path] = ()) -> _Parsed | None:
     """Read, validate and build one box; problems go to `sink`.
 
@@ -380,9 +444,10 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
     deal: dict[int, int] = {}
     for key, count in data["deal"].items():
         players = int(key)
-        if players not in PLAYER_COUNTS:
+        if not PLAYER_COUNTS[0] <= players <= MAX_PLAYERS:
             sink.error(doc.span(("deal", key), key=True),
-                       f"deal: {players} players is not a possible game (2 to 5 players)", D_DEAL)
+                       f"deal: {players} players is not a possible game ({PLAYER_COUNTS[0]} to {MAX_PLAYERS} players)",
+                       D_DEAL)
         deal[players] = count
     missing = [p for p in PLAYER_COUNTS if p not in deal]
     if missing:
@@ -450,13 +515,14 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
         ids_seen[number] = index
         choices = tuple(FactionChoice(*_entry_name(item)[:2]) for item in entry["factions"])
         players = entry.get("players")
-        if players is not None and players not in deal:
+        house = house_rules(entry)
+        if players is not None and players not in deal and house.hand_size is None:
             sink.error(doc.span(here + ("players",)),
                        f"{format_path(here)}.players: the deal table has no entry for {players} players", D_PLAYERS)
         scenarios.append(Scenario(
             id=f"{box_id}/{number}", title=entry["title"], box=box_id, factions=choices,
             added=tuple(entry.get("added", ())), players=players,
-            source=source, **_switches(entry, "box"),
+            source=source, house_rules=house, **_switches(entry, "box"),
         ))
 
     box = Box(
@@ -533,6 +599,9 @@ def _check_references(parsed: _Parsed, boxes: list[Box], sink: DiagnosticSink) -
         _check_choices(doc, here + ("factions",), entry["factions"], local_f, factions, scope, sink,
                        hint_if_elsewhere="it belongs to another box: add 'mixed: true' to this scenario")
         _check_added(doc, here + ("added",), entry.get("added", ()), local_a, scope, sink)
+        if "house_rules" in entry or entry.get("players", 0) > PLAYER_COUNTS[-1]:
+            _check_house_rules(doc, here, entry, house_rules(entry), box,
+                               _deck_size(box, entry["factions"], local_f), sink)
     for promo, here in zip(box.promos, parsed.promo_paths):
         faction = factions.get(promo.faction)
         if faction is None:
@@ -622,12 +691,59 @@ def load_library(extra_paths: Iterable[str | os.PathLike] = (), power_dirs: Sequ
 
 # --- user scenarios -------------------------------------------------------
 
+def _scenario_box(base: Path, relative: str, doc: Document, library: Library, sink: DiagnosticSink,
+                  power_dirs: Sequence[Path]) -> Box | None:
+    """The box file a scenario brings (`box_file`): beside the scenario, read like any box file.
+
+    The reference names a regular file below the scenario's folder (no absolute path, no '..', no link
+    out of it); the box's own problems are reported at their place in the box file.
+    """
+    where = ("box_file",)
+    if not plain_relative(relative):
+        sink.error(doc.span(where), f"box_file: {relative!r}: a box file is named by its place inside the "
+                                    f"scenario's folder (no absolute path, no '..')", D_UNKNOWN_BOX,
+                   "put the box file beside the scenario")
+        return None
+    try:
+        candidate = (base / relative).resolve()
+        exists = candidate.exists()
+    except (OSError, ValueError, RuntimeError):  # a name too long, a NUL character, a loop of links...
+        candidate, exists = base / relative, False
+    if not exists:
+        sink.error(doc.span(where), f"box_file: the box file {relative!r} is not found (looked for "
+                                    f"{base / relative})", D_UNKNOWN_BOX)
+        return None
+    if not within(candidate, base):
+        sink.error(doc.span(where), f"box_file: {relative!r} is a link that leads outside the scenario's folder "
+                                    f"{str(base)!r}; it is not read", D_UNKNOWN_BOX)
+        return None
+    if not is_regular_file(candidate):
+        sink.error(doc.span(where), f"box_file: {relative!r} is not a regular file", D_UNKNOWN_BOX)
+        return None
+    loaded = library.boxes.values()
+    try:
+        # read by the name the scenario gives it, so that its problems name it as the scenario does
+        box = load_box(Path(doc.file).parent / relative, others=[b for b in loaded if b.source != candidate],
+                       power_dirs=power_dirs)
+    except DataProblem as problem:  # the box file's own problems, at their places in it
+        for diagnostic in problem.diagnostics:
+            sink.add(diagnostic)
+        return None
+    other = library.boxes.get(box.id)
+    if other is not None and other.source != box.source:
+        sink.error(doc.span(where), f"box_file: the id {box.id!r} of {relative!r} is already the id of the loaded "
+                                    f"box {str(other.source)!r}", D_DUPLICATE_ID, "give the box file another id")
+        return None
+    return box
+
+
 def load_scenario_file(path: str | os.PathLike, library: Library,
                        power_dirs: Sequence[Path] = ()) -> tuple[Scenario, Library]:
     """Load a user's scenario file against `library`.
 
-    Returns the scenario and the library extended with the scenario's own
-    Factions (in `extra_factions`). Raises DataProblem.
+    Returns the scenario and the library extended with what the scenario brings:
+    its box file (in `boxes`), its own Factions (in `extra_factions`) and added
+    powers (in `extra_added`). Raises DataProblem.
     """
     doc = load_yaml(path)
     schema_problems = _schema_problems(doc, "scenario")
@@ -638,15 +754,27 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
     source = Path(path).resolve()
     scenario_id = str(path)
 
-    box = library.boxes.get(data["box"])
+    boxes = library.boxes
+    box_id = data.get("box")
+    if "box_file" in data:
+        own = _scenario_box(source.parent, data["box_file"], doc, library, sink, power_dirs)
+        if own is None:
+            _raise_if_errors(sink)
+        boxes = {**library.boxes, own.id: own}
+        if box_id is not None and box_id != own.id:
+            sink.error(doc.span(("box",)), f"box: {box_id!r} is not the box of box_file {data['box_file']!r}, "
+                                           f"whose id is {own.id!r}", D_UNKNOWN_BOX,
+                       f"leave 'box' out, or write box: {own.id}")
+        box_id = own.id
+    box = boxes.get(box_id)
     if box is None:
-        known = sorted(library.boxes)
-        sink.error(doc.span(("box",)), f"box: {data['box']!r} is not a loaded box"
-                                       f"{_did_you_mean(data['box'], known)}",
+        known = sorted(boxes)
+        sink.error(doc.span(("box",)), f"box: {box_id!r} is not a loaded box"
+                                       f"{_did_you_mean(box_id, known)}",
                    D_UNKNOWN_BOX, "loaded boxes: " + ", ".join(known))
 
     box_factions: dict[str, FactionDef] = {}
-    for one in library.boxes.values():
+    for one in boxes.values():
         for name, faction in one.factions.items():
             box_factions.setdefault(name, faction)
     if box is not None:
@@ -672,27 +800,54 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
             cards = _build_cards(name, DEFAULT_CUSTOM_CARDS, None, here, sink, doc.file)
         custom[name] = FactionDef(name, power, cards, scenario_id, False)
 
+    known_added = {**Library(boxes).all_added_powers(), **library.extra_added}
+    own_added: dict[str, AddedPowerDef] = {}
+    for index, entry in enumerate(data.get("added_powers", ())):
+        here = ("added_powers", index)
+        name = entry["name"]
+        if name in known_added:
+            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is already an added power "
+                                                   f"of box {known_added[name].box!r}; choose another name",
+                       D_DUPLICATE_NAME)
+            continue
+        if name in box_factions or name in custom:
+            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is already the name of a "
+                                                   f"Faction; choose another name", D_DUPLICATE_NAME)
+            continue
+        if name in own_added:
+            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is defined twice",
+                       D_DUPLICATE_NAME)
+            continue
+        power = _power_file(source.parent, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
+        own_added[name] = AddedPowerDef(name, power, scenario_id)
+
     universe = {**box_factions, **library.extra_factions, **custom}
     _check_choices(doc, ("factions",), data.get("factions", []), universe, universe, "any loaded box", sink)
-    _check_added(doc, ("added",), data.get("added", ()), library.all_added_powers(), "any loaded box", sink)
+    _check_added(doc, ("added",), data.get("added", ()), {**known_added, **own_added}, "any loaded box", sink)
 
     players = data.get("players")
-    if players is not None and box is not None and players not in box.deal:
+    rules = house_rules(data)
+    if players is not None and box is not None and players not in box.deal and rules.hand_size is None:
         sink.error(doc.span(("players",)), f"players: box {box.id!r} has no deal for {players} players",
-                   D_PLAYERS)
+                   D_PLAYERS, "give the box a deal for that many players, or a hand_size house rule")
+    if box is not None and ("house_rules" in data or (players or 0) > PLAYER_COUNTS[-1]):
+        deck = None if data.get("random_setup") else _deck_size(box, data.get("factions", []), universe)
+        _check_house_rules(doc, (), data, rules, box, deck, sink)
     _raise_if_errors(sink)
 
     scenario = Scenario(
         id=scenario_id,
         title=data.get("title", source.stem),
-        box=data["box"],
+        box=box_id,
         factions=tuple(FactionChoice(*_entry_name(item)[:2]) for item in data.get("factions", [])),
         added=tuple(data.get("added", ())),
         players=players,
         source=source,
+        house_rules=rules,
         **_switches(data),
     )
-    extended = Library(boxes=library.boxes, extra_factions={**library.extra_factions, **custom})
+    extended = Library(boxes=boxes, extra_factions={**library.extra_factions, **custom},
+                       extra_added={**library.extra_added, **own_added})
     return scenario, extended
 
 
@@ -769,6 +924,7 @@ def check_data_file(path: str | os.PathLike, library: Library | None = None,
 
 
 __all__ = [
+    "house_rules", "MAX_PLAYERS", "PLAYER_COUNTS",
     "load_box", "load_library", "load_scenario_file", "resolve_scenario", "check_data_file", "default_scenario",
     "scenario_reference",
     "detect_kind", "promo_card", "card_label", "schema_path",

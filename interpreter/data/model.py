@@ -68,6 +68,33 @@ class FactionChoice:
     variant: str = "basic"
 
 
+#: The Transfer directions a house rule may choose; "both" is the box's usual Transfer.
+TRANSFER_DIRECTIONS = ("both", "left", "right", "across")
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A scenario's changes to the box's rules (`house_rules:` in a scenario); None or the default: as the box says.
+
+    The kernel reads them once per setup (kernel.setup.build_setup).
+    """
+
+    hand_size: int | None = None  # cards dealt to each Community, whatever the player count
+    transfer_cards: int | None = None  # cards each Community passes at the Transfer (0: no Transfer)
+    transfer_direction: str = "both"  # both (the box's usual: left, then right, alternating), left, right, across
+    transfer_rounds: tuple[int, ...] | None = None  # the rounds with a Transfer (None: every round)
+    encounter: bool = True  # an Encounter card is turned up at each trick
+    sides: tuple[str, ...] = ("+", "-")  # the sides of the board a leader may choose
+    rounds: int | None = None  # rounds of a campaign
+    starting_population: int | None = None
+    elimination: bool = True  # a Community at 0 Survivors at a count ends the game
+
+    @property
+    def changed(self) -> bool:
+        """Whether any rule differs from the box's."""
+        return self != HouseRules()
+
+
 @dataclass(frozen=True)
 class Scenario:
     id: str  # "<box id>/<n>", or a file path for a user's scenario
@@ -79,6 +106,7 @@ class Scenario:
     promos: bool = False  # the promo cards replace the cards they stand in for
     random_setup: bool = False  # the Factions and added powers are drawn at random (kernel.setup.draw_powers)
     source: Path | None = None  # the YAML file it came from
+    house_rules: HouseRules = HouseRules()
 
 
 @dataclass(frozen=True)
@@ -103,6 +131,7 @@ class Library:
 
     boxes: dict[str, Box]
     extra_factions: dict[str, FactionDef] = field(default_factory=dict)
+    extra_added: dict[str, AddedPowerDef] = field(default_factory=dict)  # added powers of user scenarios
 
     def all_factions(self) -> dict[str, FactionDef]:
         found: dict[str, FactionDef] = {}
@@ -116,6 +145,7 @@ class Library:
         found: dict[str, AddedPowerDef] = {}
         for box in self.boxes.values():
             found.update(box.added_powers)
+        found.update(self.extra_added)
         return found
 
     def scenarios(self) -> list[Scenario]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, Span
 from happydayz.base.files import LIMITS, load_json, read_text, within
 from happydayz.data.environment import Environment
-from happydayz.data.model import FactionChoice, Scenario
+from happydayz.data.model import FactionChoice, HouseRules, Scenario
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
 
@@ -75,7 +75,8 @@ def rebuild(start: dict, env: Environment, folder: str | os.PathLike | None = No
     if scenario is None or scenario.factions != factions or tuple(scenario.added) != tuple(start["added"]):
         scenario = Scenario(id=start.get("scenario", "log"), title="replayed",
                             box=start.get("box") or (scenario.box if scenario is not None else None),
-                            factions=factions, added=tuple(start["added"]))
+                            factions=factions, added=tuple(start["added"]),
+                            house_rules=scenario.house_rules if scenario is not None else HouseRules())
     options = GameOptions(players=start["players"], **start["options"])
     return Game(build_setup(scenario, library, options, env), start["seed"])
 

@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator, TextIO
 
 from happydayz.base.errors import Diagnostic, GameRuleError, HappyError, Span
 from happydayz.base.files import LIMITS, load_json, open_text_output, read_bytes, read_text, within, write_atomic
+from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.environment import Environment
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.setup import prepare
@@ -169,8 +170,8 @@ def read_save(path: str | os.PathLike) -> dict:
     for key in OPTION_KEYS:
         if key not in options:
             raise problem("options", f"options: missing {key!r}")
-    if not _is_int(options["players"]) or not 2 <= options["players"] <= 5:
-        raise problem("players", "options.players: expected a whole number from 2 to 5")
+    if not _is_int(options["players"]) or not 2 <= options["players"] <= MAX_PLAYERS:
+        raise problem("players", f"options.players: expected a whole number from 2 to {MAX_PLAYERS}")
     for key in ("express", "promos", "random_powers", "faction_change"):
         if key in options and not isinstance(options[key], bool):
             raise problem(key, f"options.{key}: expected true or false")
