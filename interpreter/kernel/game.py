@@ -96,7 +96,8 @@ Play = tuple[int, int, bool]
 
 
 # Attributes a copy shares with its original: set once per setup, never changed.
-_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force"})
+_SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force",
+                     "deal_plan"})
 
 
 class Game:
@@ -107,11 +108,18 @@ class Game:
                  "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
                  "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
-                 "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends")
+                 "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
+                 "deal_plan")
 
-    def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True):
-        """A new game. `record=False` keeps no event log (faster; for playouts nobody reads)."""
+    def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
+        """A new game. `record=False` keeps no event log (faster; for playouts nobody reads).
+
+        `deal_plan(game)`, if given, is asked at each deal for the round's deal fixed by hand
+        ((hands by seat, Reserve top first) in card ids, or None to keep the shuffled one): a
+        scripted game's, applied before anything of the round happens (a start-of-round hook).
+        """
         self.setup = setup
+        self.deal_plan = deal_plan
         self.seed = seed
         self.rng = random.Random(seed)
         n = setup.n
@@ -374,6 +382,7 @@ class Game:
         game.known = layout.known
         game.voids = [set(v) for v in layout.voids]
         game.tricks_won = list(layout.tricks_won) if layout.tricks_won else [0] * game.n
+        game.deal_plan = None
         game.state, game.round_ends = dict(layout.state), False
         game.forget_rules()
         game.phase = layout.phase
@@ -433,6 +442,11 @@ class Game:
         """
         if self.phase != "transfer" or self.transfer_picks:
             raise GameRuleError("a deal can be fixed only before the round's first Transfer pass")
+        self._replace_deal(hands, reserve)
+        self.decision = None  # the Transfer question was about the shuffled hand: ask it again
+        self._advance()
+
+    def _replace_deal(self, hands: dict[int, list[int]], reserve: list[int]) -> None:
         for card in range(len(self.cards)):
             if self.loc[card] == "reserve" or self.loc[card] in self.hand_keys:
                 self._move(card, "out")
@@ -443,8 +457,6 @@ class Game:
             self._move(card, "reserve")
         self._event("scripted_deal", hands={s: [self.label(c) for c in self.zone("hand", s)] for s in range(self.n)},
                     reserve=[self.label(c) for c in self.reserve])
-        self.decision = None  # the Transfer question was about the shuffled hand: ask it again
-        self._advance()
 
     # ------------------------------------------------------------- the loop
     def _advance(self) -> None:
@@ -563,8 +575,6 @@ class Game:
             zones["out"].extend(in_force.out)
         else:
             zones["out"].extend([c for c, where in enumerate(loc) if where == "out"])
-        if carried:
-            self.carried = [[] for _ in range(self.n)]
         self.seen = [False] * len(self.cards)
         for void in self.voids:  # (a copy has its own sets: see _COPIERS)
             void.clear()
@@ -579,6 +589,12 @@ class Game:
         if self.record:
             self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
                         reserve=[self.label(c) for c in self.reserve])
+        if self.deal_plan is not None:
+            planned = self.deal_plan(self)  # (it reads what each Community carried into the round)
+            if planned is not None:
+                self._replace_deal(*planned)
+        if carried:
+            self.carried = [[] for _ in range(self.n)]
         self.transfer_picks = []
         self.phase = "transfer"
         if in_force.start_keys:
@@ -732,8 +748,11 @@ class Game:
         trick = self.trick
         so_far = tuple(card for _, card, _ in trick.plays)
 
+        void = led is not None and not any(faction[c] == led for c in held)
+
         def holds(card: int, condition) -> bool:
-            ctx = vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card, side=trick.side)
+            ctx = vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card, void=void,
+                         side=trick.side)
             return bool(condition(ctx))
 
         forced = [c for c in held if faction[c] in restricted and self.rules_of(c).must_be_played is not None
@@ -843,9 +862,13 @@ class Game:
         led, high, declared = trick.led, trick.side == "+", trick.declared or {}
         cards = tuple(card for _, card, _ in trick.plays)
 
+        def ctx(seat: int, card: int) -> vm.Ctx:
+            # void: the seat played off the Faction led because it held none (what it showed everyone)
+            return vm.Ctx(self, seat, {}, trick=cards, led=led, leader=trick.leader, card=card,
+                          void=led in self.voids[seat], side=trick.side)
+
         def holds(seat: int, card: int, condition) -> bool:
-            return bool(condition(vm.Ctx(self, seat, {}, trick=cards, led=led, leader=trick.leader, card=card,
-                                         side=trick.side)))
+            return bool(condition(ctx(seat, card)))
 
         def counts_as(card: int) -> str:
             if card in declared:
@@ -879,8 +902,7 @@ class Game:
                 seat, card, _ = play
                 beats = self.rules_of(card).beats
                 if play is not best and beats is not None:
-                    beaten = beats(vm.Ctx(self, seat, {}, trick=cards, led=led, leader=trick.leader, card=card,
-                                          side=trick.side))
+                    beaten = beats(ctx(seat, card))
                     if counts_as(best[1]) in beaten or tables.faction[best[1]] in beaten:
                         best = play
         return best

@@ -73,19 +73,19 @@ def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
     return scenario, library
 
 
-def build_game(doc, env: Environment) -> Game:
+def build_game(doc, env: Environment, deal_plan=None) -> Game:
     data = doc.data
     key = ("scenario",) if "scenario" in data else ("factions",)
     try:
         scenario, library = _scenario(data, env, Path(doc.file).resolve().parent)
-        return _new_game(doc, scenario, library, env)
+        return _new_game(doc, scenario, library, env, deal_plan)
     except HappyError as exc:
         if exc.diagnostics and exc.diagnostics[0].span.file in ("<scenario>", "<input>", "scripted"):
             raise _problem(doc, key, exc.diagnostics[0].message, exc.diagnostics[0].code) from None
         raise
 
 
-def _new_game(doc, scenario, library, env: Environment) -> Game:
+def _new_game(doc, scenario, library, env: Environment, deal_plan=None) -> Game:
     data = doc.data
     options = GameOptions(
         players=data["players"],
@@ -94,7 +94,7 @@ def _new_game(doc, scenario, library, env: Environment) -> Game:
         random_powers=data.get("random_powers", False),
         faction_change=data.get("faction_change", True),
     )
-    game = Game(build_setup(scenario, library, options, env), seed=data.get("seed", 0))
+    game = Game(build_setup(scenario, library, options, env), seed=data.get("seed", 0), deal_plan=deal_plan)
     if "position" in data:
         pos = data["position"]
         set_position(
@@ -110,12 +110,17 @@ def _by_seat(table: dict | None) -> dict[int, list[str]]:
     return {int(k): list(v) for k, v in (table or {}).items()}
 
 
-def set_deal(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> None:
-    """Replace the shuffled deal of the round just dealt by one given by hand (cards named by their labels)."""
+def deal_ids(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> tuple[dict[int, list[int]], list[int]]:
+    """A deal given by hand (cards named by their labels) in card ids: (hands by seat, Reserve top first)."""
     names = CardNames(game)
     allowed = in_play_cards(game)
-    game.rig_deal({seat: [names.card(label, allowed) for label in labels] for seat, labels in hands.items()},
-                  [names.card(label, allowed) for label in reserve])
+    return ({seat: [names.card(label, allowed) for label in labels] for seat, labels in hands.items()},
+            [names.card(label, allowed) for label in reserve])
+
+
+def set_deal(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> None:
+    """Replace the shuffled deal of the round just dealt by one given by hand (cards named by their labels)."""
+    game.rig_deal(*deal_ids(game, hands, reserve))
 
 
 def _normalise(label: Any) -> str:
@@ -201,15 +206,34 @@ class Played:
 def play_script(doc, env: Environment) -> Played:
     """Play a scripted game's deals and steps; an illegal deal or answer raises DataProblem at its place."""
     data = doc.data
-    game = build_game(doc, env)
-    played = Played(game)
     rounds = data.get("rounds", [])
     # With a position, the deals given are those of the rounds after it.
     first_dealt = (data["position"].get("round", 1) + 1) if "position" in data else 1
+
+    def deal_plan(game: Game):
+        """The round's deal given by hand, handed to the game as it deals (before any hook of the round runs)."""
+        index = game.round_no - first_dealt
+        if not 0 <= index < len(rounds):
+            return None
+        spec = rounds[index]
+        hands = _by_seat(spec["hands"])
+        here = ("rounds", index)
+        if not spec.get("short", False):
+            problem = _deal_size_problem(game, hands, game.round_no)
+            if problem:
+                raise _problem(doc, here, problem, "D045")
+        try:
+            return deal_ids(game, hands, spec.get("reserve", []))
+        except HappyError as exc:
+            raise _problem(doc, here, exc.diagnostics[0].message, "D041") from None
+
+    game = build_game(doc, env, deal_plan)
+    played = Played(game)
     # The position's own round is not dealt (it may already be counted, if the position holds no card).
     dealt_round = data["position"].get("round", 1) if "position" in data else 0
 
     def apply_round_setup():
+        """A round's Transfer passes given with its deal, answered once the Transfer is asked."""
         nonlocal dealt_round
         if game.over or game.round_no == dealt_round or game.phase != "transfer":
             return
@@ -218,16 +242,7 @@ def play_script(doc, env: Environment) -> Played:
         if not 0 <= index < len(rounds):
             return
         spec = rounds[index]
-        hands = _by_seat(spec["hands"])
         here = ("rounds", index)
-        if not spec.get("short", False):
-            problem = _deal_size_problem(game, hands, dealt_round)
-            if problem:
-                raise _problem(doc, here, problem, "D045")
-        try:
-            set_deal(game, hands, spec.get("reserve", []))
-        except HappyError as exc:
-            raise _problem(doc, here, exc.diagnostics[0].message, "D041") from None
         for seat in range(game.n):
             for card in spec.get("transfers", {}).get(seat, spec.get("transfers", {}).get(str(seat), [])):
                 answer(card, here + ("transfers", seat))

@@ -38,6 +38,7 @@ from typing import Any
 from happydayz.authoring.powerfiles import bundled_powers, checked_power
 from happydayz.authoring.scaffold import new_faction
 from happydayz.base.errors import HappyError, UsageError
+from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.environment import Environment
 from happydayz.kernel.savegame import read_save
 from happydayz.language.cardtext import card_text
@@ -200,8 +201,8 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
         else:
             ref = scenario_ref(mods, field(data, "scenario", str, default=None) or "") if data.get("scenario") \
                 else None
-            players = field(data, "players", int, None, 2, 5)
-            seat = field(data, "seat", int, 0, 0, 4)
+            players = field(data, "players", int, None, 2, MAX_PLAYERS)
+            seat = field(data, "seat", int, 0, 0, MAX_PLAYERS - 1)
             seed = field(data, "seed", int, 0, 0, 2 ** 63)
             names = field(data, "bots", (list, str), None)
             if isinstance(names, list) and not all(isinstance(n, str) for n in names):
@@ -310,7 +311,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
     async def simulate(request):
         data = await body(request)
         ref = scenario_ref(mods, field(data, "scenario", str))
-        players = field(data, "players", int, None, 2, 5)
+        players = field(data, "players", int, None, 2, MAX_PLAYERS)
         count = field(data, "games", int, 100, 1, 2000)
         seed = field(data, "seed", int, 0, 0, 2 ** 63)
         express = field(data, "express", bool, True)
