@@ -20,6 +20,9 @@ It measures:
 - the simulate path: the same games as `simulate` plays them (random bots,
   and the record `simulate --json` keeps, per-power statistics included), and
   its ratio to the logged playout (`simulate_kernel_ratio`; target <= 1.5);
+- greedy bots: a game between greedy bots over the same game between random
+  bots, both on the simulate path, the same scenarios and seeds
+  (`greedy_random_ratio`): what a look-ahead bot costs per game;
 - floor: a bare pure-Python trick loop of the same shape (4 players, 12 cards
   each dealt from a 62-card deck of suits with values, must follow, highest of
   the suit led wins, random legal card with random.Random), microseconds per
@@ -118,7 +121,7 @@ def time_floor(rounds: int, seed: int) -> tuple[float, int]:
 # ----------------------------------------------------------------- the kernel
 
 def setups():
-    """{scenario: (setup, simulate's worker, simulate's job)} for the first-game scenarios, random bots."""
+    """{scenario: (setup, simulate's worker, simulate's job with random bots, the same with greedy bots)}."""
     from happydayz.data.environment import Environment
     from happydayz.kernel.setup import prepare
     from happydayz.simulation.parallel import Worker
@@ -129,7 +132,8 @@ def setups():
     for sid in SCENARIOS:
         setup, scenario = prepare(env, sid, players=PLAYERS, express=True)
         job = job_for(setup, scenario, ["random"] * PLAYERS, None, env)
-        out[sid] = (setup, Worker(env, {job: setup}), job)
+        greedy = job_for(setup, scenario, ["greedy"] * PLAYERS, None, env)
+        out[sid] = (setup, Worker(env, {job: setup, greedy: setup}), job, greedy)
     return out
 
 
@@ -222,33 +226,38 @@ def time_load_powers(build_parser: bool) -> tuple[float, int]:
 
 def measure(quick: bool = False, seed: int = 1) -> dict:
     if quick:
-        repeats, slices, games, floor_rounds, sim_games, copies, load_repeats = 2, 1, 3, 30, 2, 20, 1
-    else:
-        repeats, slices, games, floor_rounds, sim_games, copies, load_repeats = 7, 5, 40, 1500, 20, 300, 5
+        repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
+            2, 1, 3, 30, 2, 1, 20, 1
+    else:  # (a greedy game costs tens of random ones: fewer of them)
+        repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
+            7, 5, 40, 1500, 20, 10, 300, 5
 
     all_setups = setups()
-    kernels = {sid: setup for sid, (setup, _, _) in all_setups.items()}
+    kernels = {sid: setup for sid, (setup, *_) in all_setups.items()}
     # Warm up: imports, first-call costs, the CPU's clock.
     time_floor(20, seed)
-    for sid, (setup, worker, job) in all_setups.items():
+    for sid, (setup, worker, job, greedy) in all_setups.items():
         time_playouts(setup, 2, seed)
         time_simulate_path(worker, job, 2, seed)
+        time_simulate_path(worker, greedy, 1, seed)
     # Loading left thousands of young objects (parser, powers) for the collector: one full
     # collection now keeps that one-off pause out of the timed repeats.
     gc.collect()
 
     ratios, floor_us, playout_us, simulate_us, simulate_ratios = [], [], [], [], []
-    logged_us, logged_ratios = [], []
+    logged_us, logged_ratios, greedy_ratios = [], [], []
     per_scenario: dict[str, list[float]] = {sid: [] for sid in SCENARIOS}
     tricks_seen = {sid: 0 for sid in SCENARIOS}
     share = games // slices  # each slice plays the next `share` games of the repeat, seed after seed
     sim_share = max(1, sim_games // slices)
+    greedy_share = max(1, greedy_games // slices)
     for r in range(repeats):
         # The floor and the playouts take turns in short slices (a twentieth of a second or
         # so), so that a change in the machine's speed during a repeat (another process, the
         # CPU's clock) falls on both sides of the ratio rather than on one. So do the logged
         # playouts and the simulate path, whose ratio is the other headline.
         f_seconds = f_tricks = p_seconds = p_tricks = l_seconds = l_tricks = s_seconds = s_tricks = 0
+        g_seconds = r_seconds = 0.0  # greedy bots, and random bots on the same games
         scenario_seconds = {sid: 0.0 for sid in SCENARIOS}
         scenario_tricks = {sid: 0 for sid in SCENARIOS}
         for j in range(slices):
@@ -262,13 +271,15 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
                 scenario_tricks[sid] += t
                 p_seconds += s
                 p_tricks += t
-            for sid, (setup, worker, job) in all_setups.items():
+            for sid, (setup, worker, job, greedy) in all_setups.items():
                 s, t = time_playouts(setup, sim_share, base, record=True)
                 l_seconds += s
                 l_tricks += t
                 s, t = time_simulate_path(worker, job, sim_share, base)
                 s_seconds += s
                 s_tricks += t
+                g_seconds += time_simulate_path(worker, greedy, greedy_share, base)[0]
+                r_seconds += time_simulate_path(worker, job, greedy_share, base)[0]
         for sid in SCENARIOS:
             per_scenario[sid].append(scenario_seconds[sid] / scenario_tricks[sid] * 1e6)
             tricks_seen[sid] += scenario_tricks[sid]
@@ -283,6 +294,7 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
         ratios.append(p / f)
         logged_ratios.append(lg / f)
         simulate_ratios.append(sim / lg)
+        greedy_ratios.append(g_seconds / r_seconds)  # as many games on each side: per game
 
     cold = [time_load_powers(build_parser=True) for _ in range(load_repeats)]
     warm = [time_load_powers(build_parser=False) for _ in range(load_repeats)]
@@ -293,7 +305,8 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
         "machine": {"python": platform.python_version(), "implementation": platform.python_implementation(),
                     "platform": platform.platform(), "cpus": os.cpu_count()},
         "budget": {"quick": quick, "repeats": repeats, "slices": slices, "games_per_scenario": games,
-                   "floor_rounds": floor_rounds, "simulate_games_per_scenario": sim_games},
+                   "floor_rounds": floor_rounds, "simulate_games_per_scenario": sim_games,
+                   "greedy_games_per_scenario": greedy_share * slices},
         "playout_us_per_trick": round(median(playout_us), 2),
         "playout_us_per_trick_by_scenario": {sid: round(median(v), 2) for sid, v in per_scenario.items()},
         "tricks_per_round": {sid: round(tricks_seen[sid] / (repeats * games), 2) for sid in SCENARIOS},
@@ -304,8 +317,10 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
         "playout_floor_ratio": round(median(ratios), 2),
         "simulate_kernel_ratio": round(median(simulate_ratios), 2),
         "logged_playout_floor_ratio": round(median(logged_ratios), 2),
+        "greedy_random_ratio": round(median(greedy_ratios), 1),
         "playout_floor_ratio_range": [round(min(ratios), 2), round(max(ratios), 2)],
         "simulate_kernel_ratio_range": [round(min(simulate_ratios), 2), round(max(simulate_ratios), 2)],
+        "greedy_random_ratio_range": [round(min(greedy_ratios), 1), round(max(greedy_ratios), 1)],
         "load_powers": cold[0][1],
         "load_powers_cold_ms": round(median(ms for ms, _ in cold), 1),
         "load_powers_warm_parser_ms": round(median(ms for ms, _ in warm), 1),
@@ -319,7 +334,7 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
 
 def profile_playouts(games: int, top: int, seed: int = 1) -> str:
     """The top functions (by own time) of a cProfile of kernel playouts."""
-    kernels = [setup for setup, _, _ in setups().values()]
+    kernels = [setup for setup, *_ in setups().values()]
     profiler = cProfile.Profile()
     profiler.enable()
     for setup in kernels:
@@ -333,7 +348,7 @@ def profile_playouts(games: int, top: int, seed: int = 1) -> str:
 
 def count_calls(games: int = 100, seed: int = 5) -> dict:
     """Python function calls per trick under cProfile: the kernel (with and without the log) and the floor."""
-    kernels = [setup for setup, _, _ in setups().values()]
+    kernels = [setup for setup, *_ in setups().values()]
     out = {}
     for record in (False, True):
         profiler = cProfile.Profile()
@@ -372,6 +387,8 @@ def render(result: dict) -> str:
         f"  simulate path / logged playout     {result['simulate_kernel_ratio']:>10.2f} x   "
         f"(target <= {TARGET_SIMULATE_RATIO:g}; repeats {result['simulate_kernel_ratio_range'][0]:.2f}"
         f"-{result['simulate_kernel_ratio_range'][1]:.2f})",
+        f"  greedy / random bots, per game     {result['greedy_random_ratio']:>10.1f} x   "
+        f"(repeats {result['greedy_random_ratio_range'][0]:.1f}-{result['greedy_random_ratio_range'][1]:.1f})",
         f"  load {result['load_powers']} powers, cold                {result['load_powers_cold_ms']:>10.1f} ms"
         f"   (target <= {TARGET_LOAD_MS:g})",
         f"  load {result['load_powers']} powers, parser built        {result['load_powers_warm_parser_ms']:>10.1f} ms",

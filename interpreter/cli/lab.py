@@ -14,6 +14,7 @@ from happydayz.cli.common import (ProgressBar, add_game_options, add_parallel_op
                                   show_progress, stdout_console, whole_number)
 from happydayz.data.boxes import default_scenario
 from happydayz.kernel.outcome import NOBODY_WINS
+from happydayz.simulation.precision import describe, parse_width
 from happydayz.simulation.simulate import MAX_GAMES, SimulationIncomplete, SimulationInterrupted, simulate, to_json
 from happydayz.simulation.sweep import (SweepIncomplete, SweepInterrupted, cell_summaries, load_sweep, read_results,
                                         run_sweep)
@@ -28,6 +29,18 @@ def game_count(text: str) -> int:
     return value
 
 
+#: --games when --until-ci is given without it: the cap.
+UNTIL_CI_CAP = 100_000
+
+
+def half_width(text: str) -> float:
+    """--until-ci: a fraction more than 0 and at most 1 (0.02), or a percentage (2%)."""
+    try:
+        return parse_width(text)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+
+
 def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="play games between bots and summarise them",
                        description="Play games between bots and summarise them. The same arguments always give "
@@ -36,8 +49,14 @@ def _add_simulate(sub) -> None:
     p.add_argument("--random-setup", action="store_true",
                    help="draw the Factions at random from the box's Power cards, as the rulebooks allow (a drawn "
                         "added power joins them); --seed makes the draw")
-    p.add_argument("--games", type=game_count, default=1, metavar="N",
-                   help=f"games to play, 1 to {MAX_GAMES:,} (default: 1)")
+    p.add_argument("--games", type=game_count, default=None, metavar="N",
+                   help=f"games to play, 1 to {MAX_GAMES:,} (default: 1); with --until-ci, the most games to "
+                        f"play (default: {UNTIL_CI_CAP:,})")
+    p.add_argument("--until-ci", type=half_width, default=None, metavar="W",
+                   help="play games in rounds (100, then as many more as the widest interval needs, at most "
+                        "doubling) until the 95%% interval of every rate reported (each seat's win rate, games "
+                        "nobody won, each power's win rates when it ran and otherwise) is narrower than +/-W; "
+                        "W is a fraction (0.02) or a percentage (2%%); --games is then the cap")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="the seed of the whole run (default: 0)")
     p.add_argument("--bots", metavar="LIST", help="one bot per seat, comma-separated, or one for every seat "
                                                   "(default: random)")
@@ -54,10 +73,12 @@ def _run_simulate(args) -> int:
     for target in (args.json, args.log):  # fail now, not after the games
         if target not in (None, "-") and not os.path.isdir(os.path.dirname(os.path.abspath(target))):
             raise UsageError(f"cannot write {target}: its folder does not exist")
+    if args.games is None:
+        args.games = 1 if args.until_ci is None else UNTIL_CI_CAP
     jobs = resolve_jobs(args)
     env = args.env
     scenario = args.scenario if args.scenario is not None else default_scenario(env.library)
-    kwargs = dict(players=args.players, games=args.games, seed=args.seed, express=args.express,
+    kwargs = dict(players=args.players, games=args.games, until_ci=args.until_ci, seed=args.seed, express=args.express,
                   promos=args.promos, random_powers=args.random_powers, random_setup=args.random_setup,
                   bots=args.bots,
                   log=args.log, env=env, jobs=jobs, backend=args.backend, address=args.address)
@@ -121,6 +142,8 @@ def _print_summary(summary: dict) -> None:
                        + ("" if rate is None else f" ({rate:.1%})")))
     console.print(Text(f"Shared wins: {summary['shared_wins']}; mean rounds played: "
                        + ("-" if summary["mean_rounds"] is None else f"{summary['mean_rounds']:.2f}")))
+    if "stopped" in summary:
+        console.print(Text(describe(summary["stopped"])))
 
 
 def _add_sweep(sub) -> None:
@@ -181,7 +204,9 @@ def _run_sweep(args) -> int:
 
 def _print_sweep(report: dict, cells: list[dict]) -> None:
     console = stdout_console()
-    console.print(Text(f"{report['cells']} cells, {report['games']} games: {report['played']} played, "
+    stopped = report.get("stopped")
+    total = f"{report['games']} games" if stopped is None else f"at most {report['games']} games"
+    console.print(Text(f"{report['cells']} cells, {total}: {report['played']} played, "
                        f"{report['resumed']} already in {report['out']}", style="bold"))
     table = Table(show_edge=False, pad_edge=False)
     for heading, justify in (("Scenario", "left"), ("Players", "right"), ("Variants", "left"), ("Bots", "left"),
@@ -199,6 +224,15 @@ def _print_sweep(report: dict, cells: list[dict]) -> None:
         table.add_row(Text(coords["scenario"]), str(coords["players"]), Text(variants), Text(bots), str(games),
                       rates, nobody, rounds)
     console.print(table)
+    if stopped:
+        at_cap = [s for s in stopped if s["reason"] == "cap"]
+        line = (f"Until every 95% interval is within ±{stopped[0]['until_ci']:.1%}: "
+                f"{len(stopped) - len(at_cap)} of {len(stopped)} cells stopped by their intervals")
+        if at_cap:
+            widest = max(at_cap, key=lambda s: s["widest_half_width"] or 0.0)
+            line += (f", {len(at_cap)} at the cap (the widest interval left: ±{widest['widest_half_width']:.2%}, "
+                     f"{widest['widest']})")
+        console.print(Text(line + "."))
 
 
 COMMANDS = [_add_simulate, _add_sweep]

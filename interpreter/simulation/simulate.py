@@ -22,6 +22,7 @@ from happydayz.data.model import Scenario
 from happydayz.kernel.setup import GameSetup, prepare
 from happydayz.players.registry import BOTS, parse_bots
 from happydayz.simulation import parallel
+from happydayz.simulation.precision import parse_width, play_until
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in all)
 
@@ -81,8 +82,13 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
              log: str | os.PathLike | TextIO | None = None, env: Environment | None = None, *,
              jobs: int = 1, backend: str = "local", address: str | None = None,
              variants: Mapping[str, str] | None = None, start_method: str | None = None,
-             random_setup: bool = False) -> dict:
+             random_setup: bool = False, until_ci: float | str | None = None) -> dict:
     """Play `games` games between bots; their results and a summary.
+
+    With `until_ci` (a half-width W: 0.02, or "2%") `games` is a cap: the games are
+    played in rounds until the 95 % interval of every rate the results report is
+    narrower than ±W (see `precision`), and summary["stopped"] says how many games
+    it took and why it stopped. The games are those of a plain run of that many.
 
     `log` (a path, "-" for stdout, or an open text file) receives every event
     of every game as JSON Lines, each event with a "game" index, in game order.
@@ -102,6 +108,11 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
                          f"different --seed, or a sweep")
     if jobs < 1:
         raise UsageError(f"the number of jobs must be 1 or more, not {jobs}")
+    if until_ci is not None:
+        try:
+            until_ci = parse_width(until_ci)
+        except ValueError as problem:
+            raise UsageError(f"until_ci: {problem}") from None
     parallel.check_backend(backend, address)
     env = env if env is not None else Environment()
     setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers, variants=variants,
@@ -110,8 +121,7 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
     names = parse_bots(bots, n)
     job = job_for(setup, scenario, names, variants, env, log=log is not None, setup_seed=seed)
     workers = jobs if backend == "local" else max(jobs, 2)
-    batches = parallel.make_batches(None, job, ((i, game_seed(seed, i)) for i in range(games)),
-                                    parallel.batch_size(games, workers))  # seeds made as games are played
+    stopped = None
 
     records: dict[int, dict[str, Any]] = {}
     logs: dict[int, str] = {}
@@ -137,14 +147,28 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
                 logs[index] = text
                 flush()
             if progress is not None:
-                progress(len(records), games)
+                progress(len(records), goal)
 
         worker = parallel.Worker(env, {job: setup})
         if log_file is not None and log_file is not sys.stdout and not hasattr(log, "write"):
             worker.close_fds = (log_file.fileno(),)  # a forked worker never holds the log open
-        try:
+        goal = games  # the games played once the current round is done
+
+        def play(first: int, end: int) -> list[dict]:
+            """Play games first … end-1; the records of every game played, in game order."""
+            nonlocal goal
+            goal = end
+            batches = parallel.make_batches(None, job, ((i, game_seed(seed, i)) for i in range(first, end)),
+                                            parallel.batch_size(end - first, workers))  # seeds made as played
             parallel.run(batches, on_outcome, worker=worker, jobs=jobs, backend=backend, address=address,
                          start_method=start_method)
+            return [records[i] for i in sorted(records)]
+
+        try:
+            if until_ci is None:
+                play(0, games)
+            else:
+                stopped = play_until(until_ci, games, n, play)
         except KeyboardInterrupt:
             flush(everything=True)
             done = [records[i] for i in sorted(records)]
@@ -157,7 +181,10 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
             summary["incomplete"] = True
             raise SimulationIncomplete({"games": done, "summary": summary}, stop.reason) from None
     done = [records[i] for i in sorted(records)]
-    return {"games": done, "summary": summarize(done, n, scenario, setup, seed, names)}
+    summary = summarize(done, n, scenario, setup, seed, names)
+    if stopped is not None:  # only then, so that other runs' JSON keeps its keys
+        summary["stopped"] = stopped
+    return {"games": done, "summary": summary}
 
 
 def summarize(records: list[dict], players: int, scenario: Scenario, setup: GameSetup, seed: int,

@@ -42,11 +42,13 @@ from happydayz.base.errors import DataProblem, Diagnostic, HappyError, Span, Usa
 from happydayz.base.files import FileLocked, is_regular_file, load_json, lock_exclusive, read_bytes, within
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
+from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.boxes import _translate as _schema_diagnostics  # the box files' wording for schema errors
 from happydayz.data.environment import Environment
 from happydayz.kernel.setup import GameSetup, prepare
 from happydayz.players.registry import BOTS
 from happydayz.simulation import parallel
+from happydayz.simulation.precision import parse_width, play_until
 from happydayz.simulation.simulate import game_seed, job_for
 
 # Diagnostic codes: the box files' own (docs/boxes.md), with the same meanings,
@@ -89,9 +91,11 @@ class Sweep:
     seed: int
     options: dict = field(default_factory=dict)
     env: Environment = field(default_factory=Environment, repr=False)  # where its scenarios and powers were found
+    until_ci: float | None = None  # play each cell until its rates are within ±until_ci; `games` is then the cap
 
     @property
     def total(self) -> int:
+        """The games of every cell (with until_ci: at most)."""
         return len(self.cells) * self.games
 
 
@@ -162,10 +166,17 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
     count, seed = (games, 0) if isinstance(games, int) else (games["count"], games.get("seed", 0))
     options = {"express": data.get("express", False), "promos": data.get("promos", False),
                "random_powers": data.get("random_powers", False), "faction_change": data.get("faction_change", True)}
+    until_ci = None
+    if "until_ci" in data:
+        try:
+            until_ci = parse_width(data["until_ci"])
+        except ValueError as problem:
+            errors.append(doc.diagnostic(("until_ci",), f"until_ci: {problem}", D_NOT_ALLOWED))
 
     # Scenarios: a bundled id, or a scenario file (relative to the specification's folder).
     ids = [s.id for s in library.scenarios()]
     scenarios = []  # (text as written, reference, Scenario, path in the spec)
+    deals: dict[str, dict | None] = {}  # text as written -> the deal table its players are checked against
     where_scenarios = ("scenarios",) if isinstance(data["scenarios"], str) else None
     for index, text in enumerate(_listed(data["scenarios"])):
         here = where_scenarios or ("scenarios", index)
@@ -190,20 +201,22 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
                 continue
             reference = str(file)
         try:
-            scenario, _ = env.resolve_scenario(reference)
+            scenario, extended = env.resolve_scenario(reference)
         except HappyError as problem:  # a broken scenario file: its own positions
             errors.extend(problem.diagnostics)
             continue
         scenarios.append((text, reference, scenario, here))
+        deals[text] = None if scenario.house_rules.hand_size is not None else \
+            getattr(extended.boxes.get(scenario.box), "deal", None)  # (a hand_size house rule deals for any count)
 
     # Player counts.
     player_list = _listed(data["players"]) if "players" in data else None
     for text, _, scenario, _ in scenarios:
-        box = library.boxes.get(scenario.box)
+        deal = deals.get(text)
         for index, players in enumerate(player_list or ()):
-            if box is not None and players not in box.deal:
+            if deal is not None and players not in deal:
                 here = ("players",) if isinstance(data["players"], int) else ("players", index)
-                known = ", ".join(str(p) for p in sorted(box.deal))
+                known = ", ".join(str(p) for p in sorted(deal))
                 errors.append(doc.diagnostic(here, f"{format_path(here)}: the scenario {text} cannot be played "
                                                    f"by {players} players (its box deals for {known})", D_PLAYERS))
 
@@ -220,9 +233,9 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
                 errors.append(doc.diagnostic(spot, f"{format_path(spot)}: unknown bot {name!r}{_hint(name, BOTS)}",
                                              D_NOT_ALLOWED, hint="known bots: " + ", ".join(sorted(BOTS))))
                 bad = True
-        if not bad and (len(names) > 5 or (len(names) < 2 and len(names) != 1)):
+        if not bad and (len(names) > MAX_PLAYERS or (len(names) < 2 and len(names) != 1)):
             errors.append(doc.diagnostic(here, f"{format_path(here)}: {len(names)} bots: give one name for every "
-                                               f"seat, or one per seat (2 to 5)", D_NOT_ALLOWED))
+                                               f"seat, or one per seat (2 to {MAX_PLAYERS})", D_NOT_ALLOWED))
             bad = True
         bot_entries.append((None if bad else names, here))
 
@@ -300,7 +313,7 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
     if errors:
         unique = list(dict.fromkeys(errors))
         raise DataProblem(sorted(unique, key=lambda d: (d.span.line, d.span.column)))
-    return Sweep(str(path), cells, count, seed, options, env)
+    return Sweep(str(path), cells, count, seed, options, env, until_ci=until_ci)
 
 
 # ------------------------------------------------------------------ the results file
@@ -388,6 +401,10 @@ def run_sweep(spec: str | os.PathLike | Sweep, out: str | os.PathLike = "-", *, 
     Lines are written in grid order (cell, then game) whatever `jobs` and
     `backend`; after Ctrl-C the games finished are written too, and
     SweepInterrupted is raised. Returns a report: cells, games, played, resumed.
+
+    With the sweep's `until_ci`, each cell is played in rounds until its rates
+    are known to ±until_ci, at most `games` games (see `precision`); the games
+    already in the file count. The report then has "stopped": one record a cell.
     """
     if jobs < 1:
         raise UsageError(f"the number of jobs must be 1 or more, not {jobs}")
@@ -412,9 +429,19 @@ def run_sweep(spec: str | os.PathLike | Sweep, out: str | os.PathLike = "-", *, 
         report = {"out": str(out), "cells": len(sweep.cells), "games": sweep.total, "resumed": resumed, "played": 0,
                   "to_play": to_play}
         handle = sys.stdout if fd is None else os.fdopen(fd, "a", encoding="utf-8", closefd=False)
-        try:
-            _play(sweep, done, report, handle, jobs, backend, address, progress, start_method,
+
+        def play(todo: Iterable[tuple[Cell, int]], count: int) -> None:
+            _play(sweep, todo, count, done, report, handle, jobs, backend, address, progress, start_method,
                   () if fd is None else (fd,))
+
+        try:
+            if sweep.until_ci is None:
+                play(((cell, index) for cell in sweep.cells for index in range(sweep.games)
+                      if (cell.key, index) not in done), to_play)
+            else:
+                report["stopped"] = []
+                for cell in sweep.cells:
+                    report["stopped"].append({"cell": cell.coords, **_play_cell(cell, sweep, done, play)})
         finally:
             if fd is not None:
                 handle.close()
@@ -444,23 +471,31 @@ def _open_locked(out: str | os.PathLike) -> int:
     return fd
 
 
-def _play(sweep: Sweep, done: dict, report: dict, handle, jobs: int, backend: str, address: str | None,
-          progress: ProgressCallback | None, start_method: str | None, private_fds: tuple[int, ...]) -> None:
-    """Play the games of the sweep not in `done`, writing their lines to `handle` in grid order."""
+def _play_cell(cell: Cell, sweep: Sweep, done: dict, play: Callable[[list, int], None]) -> dict:
+    """Play a cell in rounds until its rates are within ±until_ci (or its cap); how it stopped."""
+    def round_of(first: int, end: int) -> list[dict]:
+        todo = [(cell, index) for index in range(first, end) if (cell.key, index) not in done]
+        play(todo, len(todo))
+        return [done[cell.key, index] for index in range(end) if (cell.key, index) in done]
+
+    return play_until(sweep.until_ci, sweep.games, cell.coords["players"], round_of)
+
+
+def _play(sweep: Sweep, todo: Iterable[tuple[Cell, int]], count: int, done: dict, report: dict, handle, jobs: int,
+          backend: str, address: str | None, progress: ProgressCallback | None, start_method: str | None,
+          private_fds: tuple[int, ...]) -> None:
+    """Play the `count` games `todo` ((cell, game) in grid order), writing their lines to `handle` in that order.
+
+    With until_ci, each game's record is added to `done`, where the stopping rule reads it.
+    """
     to_play = report["to_play"]
     workers = jobs if backend == "local" else max(jobs, 2)
-    size = parallel.batch_size(to_play, workers)
-
-    def todo():  # (cell, game index) in grid order, made as they are asked for
-        for cell in sweep.cells:
-            for index in range(sweep.games):
-                if (cell.key, index) not in done:
-                    yield cell, index
+    size = parallel.batch_size(count, workers)
 
     position = {}  # (cell number, game) -> its place among the games to play; filled as batches are made
 
     def batches():
-        for n, (cell, index) in enumerate(todo()):
+        for n, (cell, index) in enumerate(todo):
             position[(cell.number, index)] = n
             yield cell, index
 
@@ -492,6 +527,8 @@ def _play(sweep: Sweep, done: dict, report: dict, handle, jobs: int, backend: st
     def on_outcome(outcome: parallel.Outcome) -> None:
         number, index, record, _ = outcome
         pending[position.pop((number, index))] = result_line(sweep.cells[number], record)
+        if sweep.until_ci is not None:  # (only then: a plain sweep keeps no record in memory)
+            done[sweep.cells[number].key, index] = record
         report["played"] += 1
         write_ready()
         if progress is not None:

@@ -17,7 +17,7 @@ BENCH = ROOT / "bench" / "bench.py"
 KEYS = {
     "machine", "budget", "playout_us_per_trick", "playout_us_per_trick_by_scenario", "tricks_per_round",
     "simulate_us_per_trick", "floor_us_per_trick", "playout_floor_ratio", "simulate_kernel_ratio",
-    "logged_playout_us_per_trick", "logged_playout_floor_ratio",
+    "logged_playout_us_per_trick", "logged_playout_floor_ratio", "greedy_random_ratio", "greedy_random_ratio_range",
     "playout_floor_ratio_range", "load_powers", "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us",
     "targets", "meets",
 }
@@ -32,13 +32,17 @@ def test_quick_json_run_has_every_key():
     assert result["budget"]["quick"] is True
     assert set(result["playout_us_per_trick_by_scenario"]) == {"woodstock-fever/1", "american-dream/1"}
     for key in ("playout_us_per_trick", "logged_playout_us_per_trick", "simulate_us_per_trick", "floor_us_per_trick", "playout_floor_ratio",
-                "simulate_kernel_ratio",
+                "simulate_kernel_ratio", "greedy_random_ratio",
                 "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us"):
         assert isinstance(result[key], (int, float)) and result[key] > 0, key
     # the headline ratio is the first key naming a ratio (what a script searching the JSON finds first)
     assert next(key for key in result if "ratio" in key) == "playout_floor_ratio"
     assert result["load_powers"] >= 1
     assert all(10 <= t <= 20 for t in result["tricks_per_round"].values())
+    # a greedy bot looks ahead, a random one does not: a game between greedy bots costs more
+    low, high = result["greedy_random_ratio_range"]
+    assert 1 < low <= result["greedy_random_ratio"] <= high
+    assert result["budget"]["greedy_games_per_scenario"] >= 1
 
 
 def test_the_floor_plays_twelve_tricks_of_four_cards():
