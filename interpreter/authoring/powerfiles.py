@@ -37,10 +37,14 @@ def find_power(ref: str) -> Path:
                      f"(bundled: {', '.join(powers)})")
 
 
-def checked_power(path: Path, env: Environment) -> CheckedPower:
-    """Parse and check a power file against the Factions of the loaded boxes."""
+def checked_power(path: Path, env: Environment, known_factions_only: bool = True) -> CheckedPower:
+    """Parse and check a power file against the Factions of the loaded boxes.
+
+    With `known_factions_only=False` a Faction no box has is taken as one a scenario brings
+    (to word a power, `explain` need not know every Faction it names).
+    """
     tree = parse_file(path)
-    known = set(env.library.all_factions())
+    known = set(env.library.all_factions()) if known_factions_only else None
     return check(tree, known)
 
 

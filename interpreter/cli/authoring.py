@@ -150,7 +150,7 @@ def add_explain(sub) -> None:
 
 
 def run_explain(args) -> int:
-    checked = checked_power(find_power(args.power), args.env)
+    checked = checked_power(find_power(args.power), args.env, known_factions_only=False)
     if args.variant and not checked.power.variants:
         raise UsageError(f"the power '{checked.power.name}' has no variants")
     print(card_text(checked, args.variant))

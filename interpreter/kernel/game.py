@@ -824,7 +824,8 @@ class Game:
                     # the card is not of the Faction led, so the seat was void before playing it iff it is now
                     tf = self.tables.faction
                     void = not any(tf[c] == led for c in self.held(seat))
-                    ctx = vm.Ctx(self, seat, {}, led=led, leader=trick.leader, card=card, void=void, side=trick.side)
+                    ctx = vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=led,
+                                 leader=trick.leader, card=card, void=void, side=trick.side)
                     trump = bool(rules.trumps(ctx))
         trick.plays.append((seat, card, trump))
         if self.record:
@@ -984,7 +985,7 @@ class Game:
         if play is not None and trick.led is not None and not blocked:
             hooks = self._in_force.win_hooks
             hook = hooks[trick.led] if trick.led in hooks else self._win_hook(trick.led)
-        winning = play[1] if play is not None else None
+        winning = play[1] if play is not None else trick.plays[0][1]  # nobody could win: the leader's card
         if hook is not None:
             key, name, kind = hook
             if self.record:

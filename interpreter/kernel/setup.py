@@ -196,11 +196,16 @@ def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: s
 
 def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
+    owners: dict[str, object] = {}  # state key -> the power file that declares it
     for power in powers:
         for kind, variant in power.variants.items():
             for hook, program in variant.hooks.items():
                 setup.programs[power.hook_key(kind, hook)] = program
         for spec in power.state.values():
+            if owners.setdefault(spec.key, power.file) != power.file:
+                raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} are "
+                                  f"both named '{power.name}' and both keep '{spec.name}': give the powers different "
+                                  "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
 

@@ -621,7 +621,9 @@ class Renderer(Visitor):
             step = f"count {self.group(body.args[0], inner).definite()}"
         else:
             step = f"work out {self.num(body, inner)}"
-        ctx.pre.append(f"for each {src.per()}, {step}")
+        sentence = f"for each {src.per()}, {step}"
+        if sentence not in ctx.pre:  # a `let` read in two places is worked out once
+            ctx.pre.append(sentence)
         return {"sum": "the total of these numbers", "min": "the lowest of these numbers", "max": "the highest of these numbers"}[n.function]
 
     def amount(self, n: ast.Node, ctx: Ctx) -> str:

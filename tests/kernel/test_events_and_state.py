@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from conftest import ENV, answer, deltas, labels, options, position
+from happydayz.base.errors import HappyError
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import prepare
 
@@ -269,3 +270,17 @@ def test_end_round_ends_the_round_after_the_trick(tmp_path):
              reserve=[], active=0)
     answer(game, "Jesters 9 on +", "Jesters 1", "Scientists 7")
     assert game.over and deltas(game) == [3, 0, 0]
+
+
+def test_two_power_files_of_one_name_cannot_both_keep_state(tmp_path):
+    for name, faction in (("reds.power", "Reds"), ("blues.power", "Blues")):
+        (tmp_path / name).write_text(f"power Shared {{\n  for faction {faction}\n  counter n\n"
+                                     "  on win { add 1 to n }\n}\n", encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(
+        "title: Shared\nbox: woodstock-fever\nfactions: [Reds, Blues, Hippies]\ncustom_factions:\n"
+        "  - {name: Reds, power: reds.power}\n  - {name: Blues, power: blues.power}\n", encoding="utf-8")
+    with pytest.raises(HappyError) as err:
+        prepare(ENV, str(tmp_path / "s.yaml"), 3)
+    assert err.value.diagnostics[0].message == (
+        "the power files reds.power and blues.power are both named 'Shared' and both keep 'n': give the powers "
+        "different names, so that each keeps its own")
