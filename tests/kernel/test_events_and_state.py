@@ -284,3 +284,28 @@ def test_two_power_files_of_one_name_cannot_both_keep_state(tmp_path):
     assert err.value.diagnostics[0].message == (
         "the power files reds.power and blues.power are both named 'Shared' and both keep 'n': give the powers "
         "different names, so that each keeps its own")
+
+
+def test_a_logged_game_with_state_choices_and_trick_rules_replays_event_for_event(tmp_path):
+    from happydayz.cli import main
+    from happydayz.kernel.replaylog import verify
+    jesters(tmp_path, """
+        counter bid per community secret
+        mark broken for round
+        rule wild
+        rule leads only when broken
+        at start of round { choose n from numbers(0, 2) { set bid = n } }
+        on play {
+          set broken = true
+          choose f from factions { declare played as f }
+        }
+        on lead { choose s from sides { set side = s } }
+        at end of round { if tricks(self) == bid { gain 4 } }
+    """)
+    log = tmp_path / "games.jsonl"
+    assert main(["simulate", "--scenario", str(tmp_path / "jesters.scenario.yaml"), "--players", "3", "--games", "2",
+                 "--seed", "5", "--log", str(log), "--json", str(tmp_path / "r.json")]) == 0
+    for index in (0, 1):
+        game, differences = verify(log, index, ENV)
+        assert differences == []
+        assert any(e["event"] == "state" for e in game.log) and any(e["event"] == "declare" for e in game.log)
