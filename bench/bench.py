@@ -6,6 +6,8 @@
     python bench/bench.py --quick    # a tiny budget (seconds): checks the script, not the speed
     python bench/bench.py --profile  # also the top functions of a cProfile of the playouts (stderr)
     python bench/bench.py --calls    # only Python function calls per trick: a count no machine load changes
+    python bench/bench.py --no-codegen          # the same with the powers run as the compiler's closures
+    python bench/bench.py --compare-codegen     # only the playouts, generated code and closures in turn
 
 (bench/instructions.py counts the same playouts' machine instructions under Valgrind.)
 
@@ -120,14 +122,17 @@ def time_floor(rounds: int, seed: int) -> tuple[float, int]:
 
 # ----------------------------------------------------------------- the kernel
 
-def setups():
-    """{scenario: (setup, simulate's worker, simulate's job with random bots, the same with greedy bots)}."""
+def setups(codegen: bool = True):
+    """{scenario: (setup, simulate's worker, simulate's job with random bots, the same with greedy bots)}.
+
+    `codegen`: the powers run as generated Python code (the default), else as the compiler's closures.
+    """
     from happydayz.data.environment import Environment
     from happydayz.kernel.setup import prepare
     from happydayz.simulation.parallel import Worker
     from happydayz.simulation.simulate import job_for
 
-    env = Environment()
+    env = Environment(codegen=codegen)
     out = {}
     for sid in SCENARIOS:
         setup, scenario = prepare(env, sid, players=PLAYERS, express=True)
@@ -203,8 +208,8 @@ def _clear_caches() -> None:
             cached.cache_clear()
 
 
-def time_load_powers(build_parser: bool) -> tuple[float, int]:
-    """(milliseconds, powers): parse, check and compile every bundled power, caches cleared."""
+def time_load_powers(build_parser: bool, codegen: bool = True) -> tuple[float, int]:
+    """(milliseconds, powers): parse, check and compile every bundled power (and generate its code), caches cleared."""
     from happydayz.language import parser
     from happydayz.data.boxes import load_library
     from happydayz.language.loader import load_power  # no cache: the Environment keeps compiled powers
@@ -217,14 +222,14 @@ def time_load_powers(build_parser: bool) -> tuple[float, int]:
         parser.lark_parser()  # built before the clock starts
     start = clock()
     for path in files:
-        load_power(path, known)
+        load_power(path, known, codegen)
     elapsed = clock() - start
     return elapsed * 1e3, len(files)
 
 
 # ----------------------------------------------------------------------- main
 
-def measure(quick: bool = False, seed: int = 1) -> dict:
+def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
     if quick:
         repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
             2, 1, 3, 30, 2, 1, 20, 1
@@ -232,7 +237,7 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
         repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
             7, 5, 40, 1500, 20, 10, 300, 5
 
-    all_setups = setups()
+    all_setups = setups(codegen)
     kernels = {sid: setup for sid, (setup, *_) in all_setups.items()}
     # Warm up: imports, first-call costs, the CPU's clock.
     time_floor(20, seed)
@@ -296,8 +301,8 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
         simulate_ratios.append(sim / lg)
         greedy_ratios.append(g_seconds / r_seconds)  # as many games on each side: per game
 
-    cold = [time_load_powers(build_parser=True) for _ in range(load_repeats)]
-    warm = [time_load_powers(build_parser=False) for _ in range(load_repeats)]
+    cold = [time_load_powers(True, codegen) for _ in range(load_repeats)]
+    warm = [time_load_powers(False, codegen) for _ in range(load_repeats)]
     copy_us = statistics.median(time_copy(setup, copies) for setup in kernels.values())
 
     median = statistics.median
@@ -307,6 +312,7 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
         "budget": {"quick": quick, "repeats": repeats, "slices": slices, "games_per_scenario": games,
                    "floor_rounds": floor_rounds, "simulate_games_per_scenario": sim_games,
                    "greedy_games_per_scenario": greedy_share * slices},
+        "codegen": codegen,  # the powers ran as generated code (else as the compiler's closures)
         "playout_us_per_trick": round(median(playout_us), 2),
         "playout_us_per_trick_by_scenario": {sid: round(median(v), 2) for sid, v in per_scenario.items()},
         "tricks_per_round": {sid: round(tricks_seen[sid] / (repeats * games), 2) for sid in SCENARIOS},
@@ -332,9 +338,9 @@ def measure(quick: bool = False, seed: int = 1) -> dict:
     return result
 
 
-def profile_playouts(games: int, top: int, seed: int = 1) -> str:
+def profile_playouts(games: int, top: int, seed: int = 1, codegen: bool = True) -> str:
     """The top functions (by own time) of a cProfile of kernel playouts."""
-    kernels = [setup for setup, *_ in setups().values()]
+    kernels = [setup for setup, *_ in setups(codegen).values()]
     profiler = cProfile.Profile()
     profiler.enable()
     for setup in kernels:
@@ -346,9 +352,9 @@ def profile_playouts(games: int, top: int, seed: int = 1) -> str:
     return out.getvalue()
 
 
-def count_calls(games: int = 100, seed: int = 5) -> dict:
+def count_calls(games: int = 100, seed: int = 5, codegen: bool = True) -> dict:
     """Python function calls per trick under cProfile: the kernel (with and without the log) and the floor."""
-    kernels = [setup for setup, *_ in setups().values()]
+    kernels = [setup for setup, *_ in setups(codegen).values()]
     out = {}
     for record in (False, True):
         profiler = cProfile.Profile()
@@ -364,6 +370,46 @@ def count_calls(games: int = 100, seed: int = 5) -> dict:
     profiler.disable()
     out["floor"] = round(pstats.Stats(profiler).total_calls / tricks, 1)
     return out
+
+
+def compare_codegen(quick: bool = False, seed: int = 1) -> dict:
+    """The playouts (no event log) with the powers run as generated code and as the compiler's closures.
+
+    Each repeat plays the same games both ways, in turn in short slices (which goes first
+    alternates), so that the machine's load falls on both; the speed-up is closures ÷
+    generated code, the median of the repeats (above 1: the generated code is faster).
+    """
+    repeats, slices, games, call_games = (2, 1, 3, 3) if quick else (15, 5, 200, 100)
+    kernels = {codegen: [setup for setup, *_ in setups(codegen).values()] for codegen in (True, False)}
+    for codegen, some in kernels.items():  # warm up
+        for setup in some:
+            time_playouts(setup, 2, seed)
+    gc.collect()
+    share = games // slices
+    us: dict[bool, list[float]] = {True: [], False: []}
+    speedups = []
+    for r in range(repeats):
+        seconds, tricks = {True: 0.0, False: 0.0}, {True: 0, False: 0}
+        for j in range(slices):
+            base = seed * 100_000 + r * 1000 + j * share
+            for codegen in ((True, False) if (r + j) % 2 == 0 else (False, True)):
+                for setup in kernels[codegen]:
+                    s, t = time_playouts(setup, share, base)
+                    seconds[codegen] += s
+                    tricks[codegen] += t
+        assert tricks[True] == tricks[False], "the two ways played different games"
+        for codegen in us:
+            us[codegen].append(seconds[codegen] / tricks[codegen] * 1e6)
+        speedups.append(seconds[False] / seconds[True])
+    median = statistics.median
+    return {
+        "generated_us_per_trick": round(median(us[True]), 2),
+        "closures_us_per_trick": round(median(us[False]), 2),
+        "codegen_speedup": round(median(speedups), 3),
+        "codegen_speedup_range": [round(min(speedups), 3), round(max(speedups), 3)],
+        "calls_per_trick": {"generated": count_calls(call_games, codegen=True)["playout"],
+                            "closures": count_calls(call_games, codegen=False)["playout"]},
+    }
 
 
 def render(result: dict) -> str:
@@ -406,19 +452,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", action="store_true",
                         help="only count Python function calls per trick (cProfile), a figure no load changes")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the games and the floor (default 1)")
+    parser.add_argument("--no-codegen", dest="codegen", action="store_false",
+                        help="run the powers as the compiler's closures, not as the code generated for them")
+    parser.add_argument("--compare-codegen", action="store_true",
+                        help="only the playouts, with generated code and with closures in turn: the speed-up")
     args = parser.parse_args(argv)
+    if args.compare_codegen:
+        compared = compare_codegen(quick=args.quick, seed=args.seed)
+        print(json.dumps(compared, indent=2) if args.json else "\n".join([
+            f"  playout, generated code   {compared['generated_us_per_trick']:>8.2f} us/trick "
+            f"({compared['calls_per_trick']['generated']} calls)",
+            f"  playout, closures         {compared['closures_us_per_trick']:>8.2f} us/trick "
+            f"({compared['calls_per_trick']['closures']} calls)",
+            f"  closures / generated      {compared['codegen_speedup']:>8.3f} x   (repeats "
+            f"{compared['codegen_speedup_range'][0]:.3f}-{compared['codegen_speedup_range'][1]:.3f})"]))
+        return 0
     if args.calls:
-        calls = count_calls()
+        calls = count_calls(codegen=args.codegen)
         print(json.dumps(calls, indent=2) if args.json else
               "\n".join(f"  {name:<16} {value:>7.1f} calls/trick" for name, value in calls.items()))
         return 0
-    result = measure(quick=args.quick, seed=args.seed)
+    result = measure(quick=args.quick, seed=args.seed, codegen=args.codegen)
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     else:
         print(render(result))
     if args.profile:
-        print(profile_playouts(5 if args.quick else 60, 30, args.seed), file=sys.stderr)
+        print(profile_playouts(5 if args.quick else 60, 30, args.seed, args.codegen), file=sys.stderr)
     return 0
 
 

@@ -41,7 +41,7 @@ def child(what: str, games: int) -> None:
     sys.path.insert(0, str(HERE))
     import bench
 
-    setups = [setup for setup, _, _ in bench.setups().values()]
+    setups = [setup for setup, *_ in bench.setups().values()]
     for setup in setups:
         bench.time_playouts(setup, 2, 99)  # fill the lazily built tables before counting
     bench.time_floor(5, 99)

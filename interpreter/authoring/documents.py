@@ -120,7 +120,7 @@ def _diagnose_data(text: str, path: Path, env: Environment) -> list[Diagnostic]:
         copy = scratch / path.name
         copy.write_text(text, encoding="utf-8")
         folder = path.parent.resolve()
-        inner = Environment(power_dirs=[folder, *env.power_dirs], box_files=env.box_files)
+        inner = Environment(power_dirs=[folder, *env.power_dirs], box_files=env.box_files, codegen=env.codegen)
         found = check_paths([copy], inner)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

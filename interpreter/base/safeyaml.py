@@ -173,7 +173,7 @@ def load_yaml_text(text: str, file: str = "<string>", *, max_bytes: int = MAX_BY
     try:
         loader = _Loader(text)  # the reader already refuses some characters here
     except yaml.YAMLError as exc:
-        raise DataProblem(_syntax_diagnostic(file, exc) if isinstance(exc, yaml.MarkedYAMLError) else
+        raise DataProblem(_syntax_diagnostic(file, exc, text) if isinstance(exc, yaml.MarkedYAMLError) else
                           Diagnostic(_reader_span(file, exc, text), _reader_message(exc), CODE_SYNTAX)) from None
     try:
         try:
@@ -181,7 +181,7 @@ def load_yaml_text(text: str, file: str = "<string>", *, max_bytes: int = MAX_BY
         except _Refused as exc:
             raise DataProblem(Diagnostic(_point(file, exc.mark), exc.message, exc.code)) from None
         except yaml.MarkedYAMLError as exc:
-            raise DataProblem(_syntax_diagnostic(file, exc)) from None
+            raise DataProblem(_syntax_diagnostic(file, exc, text)) from None
         except yaml.YAMLError as exc:
             raise DataProblem(Diagnostic(_reader_span(file, exc, text), _reader_message(exc), CODE_SYNTAX)) from None
         doc = Document(file, None, text)
@@ -202,7 +202,12 @@ def _point(file: str, mark) -> Span:
     return Span(file, mark.line + 1, mark.column + 1)
 
 
-def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
+def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError, text: str = "") -> Diagnostic:
+    """A YAML syntax error in plain words, with the fix, for the common mistakes; PyYAML's words otherwise."""
+    explained = _explain(file, exc, _LINE_BREAK.split(text))
+    if explained is not None:
+        span, words, hint = explained
+        return Diagnostic(span, f"YAML syntax error: {words}", CODE_SYNTAX, hint=hint)
     mark = exc.problem_mark or exc.context_mark
     parts = [p for p in (exc.context, exc.problem) if p]
     message = "YAML syntax error: " + (", ".join(parts) if parts else "invalid YAML")
@@ -210,6 +215,97 @@ def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
             and exc.context_mark.line != exc.problem_mark.line:
         message += f" (the construct began on line {exc.context_mark.line + 1})"
     return Diagnostic(_point(file, mark), message, CODE_SYNTAX)
+
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # YAML's line breaks (str.splitlines knows more)
+_INDENTED = ("line it up with the other lines of its level (the other keys of the same mapping, or the other "
+             "'- ' items of the same list), using spaces")
+_CLOSERS = {"flow sequence": ("[", "]", "list"), "flow mapping": ("{", "}", "mapping")}
+
+
+def _explain(file: str, exc: yaml.MarkedYAMLError, lines: list[str]) -> tuple[Span, str, str] | None:
+    """(where, what is wrong, how to fix it) for a mistake people make in YAML by hand, or None."""
+    problem, context = exc.problem or "", exc.context or ""
+    mark, opened = exc.problem_mark, exc.context_mark
+    if mark is None:
+        return None
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    here = Span(file, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+    found = re.match(r"found character '(.+)' that cannot start any token", problem)
+    if found and found.group(1) == "\\t":
+        if line[:mark.column].strip():
+            return here, "a tab character is not allowed here: YAML forbids tabs outside quotes", \
+                "use spaces instead of the tab, or put the value in quotes"
+        return here, "this line is indented with a tab: YAML forbids tabs", \
+            "indent with spaces only (set your editor to insert spaces for the Tab key)"
+    if found:
+        return here, f"a value cannot start with {found.group(1)!r}: YAML keeps that character for itself", \
+            "put the value in quotes: \"...\""
+    if "quoted scalar" in context and opened is not None:
+        start = lines[opened.line] if opened.line < len(lines) else ""
+        quote = start[opened.column:opened.column + 1] or '"'
+        where = Span(file, opened.line + 1, opened.column + 1, opened.line + 1, len(start.rstrip()) + 1)
+        if "end of stream" in problem:
+            inside = "write \\\" for a \" inside it" if quote == '"' else "write '' for a ' inside it"
+            return where, f"this quoted text is never closed: its closing {quote} is missing", \
+                f"end the text with {quote} on the same line ({inside})"
+        escape = re.match(r"found unknown escape character '(.+)'", problem)
+        if escape:
+            return here, f"'\\{escape.group(1)}' is not an escape YAML knows: in double quotes a backslash starts " \
+                         "an escape", "write the backslash twice (\\\\), or put the text in single quotes"
+        return None
+    for kind, (opener, closer, noun) in _CLOSERS.items():
+        if context == f"while parsing a {kind}" and problem.startswith(f"expected ',' or '{closer}'") \
+                and opened is not None:
+            if mark.line > opened.line or "<stream end>" in problem:
+                where = Span(file, opened.line + 1, opened.column + 1, opened.line + 1, opened.column + 2)
+                ending = "the file ends" if "<stream end>" in problem else f"line {mark.line + 1} starts"
+                return where, f"this '{opener}' is never closed: a '{closer}' is missing", \
+                    f"end the {noun} with '{closer}' after its last item, before {ending}"
+            return here, f"a ',' is missing between two items of this {noun}", \
+                f"separate the items of a '{opener}...{closer}' {noun} with ','"
+    if problem == "mapping values are not allowed here":
+        before = line[:mark.column]
+        if ": " in before:  # "title: a: b"
+            key, _, value = line.partition(": ")
+            return here, "a ': ' inside a value starts a new key, and a key cannot start there", \
+                f"put the value in quotes: {key.strip()}: \"{value.strip()}\""
+        return _misindented(file, mark.line, lines)
+    if problem.startswith("expected <block end>, but found"):
+        token = problem.split(" found ", 1)[1].strip("'")
+        if token in ("<block mapping start>", "<block sequence start>"):
+            return _misindented(file, mark.line, lines)
+        if token in ("?", "-"):
+            span, _, _ = _misindented(file, mark.line, lines)
+            return span, f"line {mark.line + 1} does not fit the lines around it: a list ('- item') and keys " \
+                         "('key: value') cannot share one level", \
+                "indent the '- ' items of a list under the key they belong to, or line this line up with the " \
+                "others of its kind, using spaces"
+        if token in ("]", "}"):
+            return here, f"this '{token}' closes nothing", f"remove it, or add the '{'[' if token == ']' else '{'}' " \
+                                                            "that opens it"
+        if token == "<scalar>" and line[:mark.column].rstrip()[-1:] in ("'", '"'):
+            return here, "text goes on after a closing quote", \
+                "write '' for a ' inside single quotes (it''s), or put the whole text in double quotes"
+        return None
+    if problem == "could not find expected ':'" and "simple key" in context and opened is not None:
+        start = lines[opened.line] if opened.line < len(lines) else ""
+        words = start.strip()
+        key, _, value = words.partition(" ")
+        fix = f"{key}: {value}" if value else f"{key}: ..."
+        return Span(file, opened.line + 1, opened.column + 1, opened.line + 1, len(start.rstrip()) + 1), \
+            "this line has no ':': a line of a mapping is 'key: value'", f"write: {fix}"
+    return None
+
+
+def _misindented(file: str, index: int, lines: list[str]) -> tuple[Span, str, str]:
+    """A line indented differently from the lines around it: the caret under its start."""
+    line = lines[index] if index < len(lines) else ""
+    start = len(line) - len(line.lstrip(" "))
+    word = re.match(r"[^:\s]+", line[start:])
+    end = start + (len(word.group()) if word else 1)
+    return Span(file, index + 1, start + 1, index + 1, end + 1), \
+        f"line {index + 1} is indented differently from the lines around it", _INDENTED
 
 
 def _convert(loader: _Loader, node, path: PathKey, doc: Document, problems: list[Diagnostic]) -> Any:
@@ -283,7 +379,7 @@ def _reader_span(file: str, exc: Exception, text: str = "") -> Span:
     position = getattr(exc, "position", None)
     if not isinstance(position, int) or not text:
         return Span(file, 1, 1)
-    lines = re.split("\r\n|[\r\n\x85\u2028\u2029]", text[:position])
+    lines = _LINE_BREAK.split(text[:position])
     return Span(file, len(lines), len(lines[-1]) + 1)
 
 

@@ -42,6 +42,9 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--powers", action="append", metavar="DIR", default=[],
                         help="another folder in which to look for the power files a scenario names "
                              "(after the scenario's own folder); may be repeated")
+    parser.add_argument("--no-codegen", dest="codegen", action="store_false",
+                        help="run powers through the compiler's closures instead of the Python code generated "
+                             "for them (the same games, a little slower; docs/performance.md)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for add in COMMANDS:
         add(sub)
@@ -119,7 +122,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "run", None) is None:
             parser.print_help(sys.stderr)
             return 2
-        args.env = Environment(power_dirs=args.powers)
+        args.env = Environment(power_dirs=args.powers, codegen=args.codegen)
         return args.run(args)
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)

@@ -18,6 +18,7 @@ from happydayz.cli.common import plural
 from happydayz.kernel.replaylog import verify
 from happydayz.kernel.scripted import replay
 from happydayz.language.cardtext import card_text
+from happydayz.language.codegen import generate
 from happydayz.language.compiler import compile_power
 from happydayz.language.formatter import format_paths
 from happydayz.language.ir import power_ir
@@ -186,15 +187,22 @@ def add_compile(sub) -> None:
     p = sub.add_parser("compile", help="show a power's compiled program",
                        description="Compile a power and print its program: the rules and, for each hook, the "
                                    "instructions the interpreter runs. --json prints the stable JSON form "
-                                   "(schema: boxes/schema/ir.schema.json).")
+                                   "(schema: boxes/schema/ir.schema.json); --python the Python source generated "
+                                   "for its expressions, effects and rules (docs/architecture.md).")
     p.add_argument("power", metavar="POWER", help="a power file, or a bundled power's name")
-    p.add_argument("--json", action="store_true", help="print the compiled power as JSON")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the compiled power as JSON")
+    shown.add_argument("--python", action="store_true", help="print the Python source generated for the power")
     p.set_defaults(run=run_compile)
 
 
 def run_compile(args) -> int:
     path = find_power(args.power)
-    compiled = compile_power(checked_power(path, args.env), path.resolve())
+    checked = checked_power(path, args.env)
+    compiled = compile_power(checked, path.resolve())
+    if args.python:
+        sys.stdout.write(generate(checked, compiled).source)
+        return 0
     data = power_ir(compiled)
     if args.json:
         print(json.dumps(data, indent=2))

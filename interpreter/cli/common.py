@@ -129,6 +129,13 @@ def add_game_options(p) -> None:
     p.add_argument("--random-powers", action="store_true", help="the optional rule: a random power each round")
 
 
+def add_random_setup(p) -> None:
+    """--random-setup: shared by simulate and play."""
+    p.add_argument("--random-setup", action="store_true",
+                   help="draw the Factions at random from the box's Power cards, as the rulebooks allow (a drawn "
+                        "added power joins them); --seed makes the draw")
+
+
 #: A progress bar is shown on a terminal for more games than this (or with --progress).
 PROGRESS_ABOVE = 20
 

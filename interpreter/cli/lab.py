@@ -10,8 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from happydayz.base.errors import UsageError
-from happydayz.cli.common import (ProgressBar, add_game_options, add_parallel_options, positive_int, resolve_jobs,
-                                  show_progress, stdout_console, whole_number)
+from happydayz.cli.common import (ProgressBar, add_game_options, add_parallel_options, add_random_setup, positive_int,
+                                  resolve_jobs, show_progress, stdout_console, whole_number)
 from happydayz.data.boxes import default_scenario
 from happydayz.kernel.outcome import NOBODY_WINS
 from happydayz.simulation.precision import describe, parse_width
@@ -46,9 +46,7 @@ def _add_simulate(sub) -> None:
                        description="Play games between bots and summarise them. The same arguments always give "
                                    "the same games, whatever --jobs and --backend.")
     add_game_options(p)
-    p.add_argument("--random-setup", action="store_true",
-                   help="draw the Factions at random from the box's Power cards, as the rulebooks allow (a drawn "
-                        "added power joins them); --seed makes the draw")
+    add_random_setup(p)
     p.add_argument("--games", type=game_count, default=None, metavar="N",
                    help=f"games to play, 1 to {MAX_GAMES:,} (default: 1); with --until-ci, the most games to "
                         f"play (default: {UNTIL_CI_CAP:,})")

@@ -28,21 +28,20 @@ from rich.table import Table
 from rich.text import Text
 
 from happydayz.base.errors import HappyError, UsageError
-from happydayz.cli.common import add_game_options, stdout_console, whole_number
+from happydayz.cli.common import add_game_options, add_random_setup, stdout_console, whole_number
 from happydayz.data.environment import Environment
 from happydayz.kernel.determinize import expedition_seen
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.outcome import winners_text
 from happydayz.kernel.savegame import new_game, read_save, replay_answers
 from happydayz.kernel.setup import prepare
+from happydayz.language.english import variant_label
 from happydayz.players.agents import Agent
 from happydayz.players.registry import BOTS, make_bots, parse_bots
 from happydayz.table.breakdown import breakdown, breakdown_lines
 from happydayz.table.narration import Line
 from happydayz.table.powers import find_in_play, powers_in_play
-from happydayz.table.session import TableSession, prompt_of, sorted_options
-
-VARIANT_MARKS = {"basic": "", "positive": " (+)", "negative": " (-)"}
+from happydayz.table.session import TableSession, sorted_options
 
 HELP = """\
 Commands:
@@ -57,11 +56,6 @@ Commands:
   help        show this help
   quit        stop the game without saving
 """
-
-
-def faction_label(faction: str, variant: str) -> str:
-    """A Faction and its power variant: "Name", "Name (+)" or "Name (-)"."""
-    return faction + VARIANT_MARKS.get(variant, f" ({variant})")
 
 
 def start_game(scenario_ref: str | os.PathLike | None, players: int | None, seat: int, seed: int,
@@ -256,7 +250,7 @@ class Session:
         obs = self.game.observe(self.seat)
         console = self.console
         console.rule(f"Round {obs['round']} of {obs['rounds']} - you are {self.game.seat_label(self.seat)}")
-        in_play = [*obs["always"], *(faction_label(f["faction"], f["variant"]) for f in obs["factions"])]
+        in_play = [*obs["always"], *(variant_label(f["faction"], f["variant"]) for f in obs["factions"])]
         self.say("Factions in play: " + ", ".join(in_play))
         if obs["added"]:
             self.say("Added powers: " + ", ".join(obs["added"]))
@@ -296,7 +290,7 @@ class Session:
             self.say("Chosen to pass: " + ", ".join(f"{self.game.label(c)} to {self.who(r)}" for c, r in passing))
         self.say(f"Your Transfer zone (visible to all): {own_transfer}")
         self.say()
-        self.say(prompt_of(self.game, decision), "bold")
+        self.say(decision.prompt, "bold")
         order = sorted_options(self.game, decision)
         width = len(str(len(order)))
         for number, index in enumerate(order, start=1):
@@ -325,6 +319,7 @@ def _add_play(sub) -> None:
                                    "of a power is told as it happens. At your turn type an option number, "
                                    "'powers', 'explain NAME', 'count', 'back', 'save PATH', 'help' or 'quit'.")
     add_game_options(p)
+    add_random_setup(p)
     p.add_argument("--seat", type=whole_number, default=0, metavar="N", help="your seat, from 0 (default: 0)")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help="the seed of the game (default: 0)")
     p.add_argument("--bots", metavar="NAMES",
@@ -343,10 +338,12 @@ def _run_play(args) -> int:
         table.lines = []  # what happened before the save is not told again
     else:
         table = TableSession.start(args.env, args.scenario, args.players, args.seat, args.seed, args.express,
-                                   args.promos, args.random_powers, bots=args.bots)
+                                   args.promos, args.random_powers, bots=args.bots, random_setup=args.random_setup)
     game, seat = table.game, table.seat
     scenario = game.setup.scenario
-    factions = ", ".join(faction_label(f, v) for f, v in (tuple(x) for x in game.factions))
+    factions = ", ".join(variant_label(f, v) for f, v in (tuple(x) for x in game.factions))
+    if scenario.random_setup:
+        factions += " (drawn at random" + "".join(f", with {name}" for name in scenario.added) + ")"
     bots = ", ".join(f"{s}: {name}" for s, name in enumerate(table.bot_names) if s != seat)
     console.print(Text(f"{scenario.id} - {scenario.title}: {game.n} players, you are {game.seat_label(seat)}. "
                        f"Factions: {factions}. Type 'help' for the commands.", style="bold"), soft_wrap=True)

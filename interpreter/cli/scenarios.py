@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from happydayz.cli.common import stdout_console
-from happydayz.cli.play import faction_label
+from happydayz.language.english import variant_label
 
 
 def _add_scenarios(sub) -> None:
@@ -36,7 +36,7 @@ def _run_scenarios(args) -> int:
     table.add_column("Factions")
     table.add_column("Added powers")
     for s in scenarios:
-        table.add_row(s.id, Text(s.title), Text(", ".join(faction_label(c.faction, c.variant) for c in s.factions)),
+        table.add_row(s.id, Text(s.title), Text(", ".join(variant_label(c.faction, c.variant) for c in s.factions)),
                       Text(", ".join(s.added) or "-"))
     stdout_console().print(table)
     return 0

@@ -38,7 +38,7 @@ def _run_serve(args) -> int:
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port: choose 1 to 65535")
     mods = Path(args.mods)
-    env = Environment(power_dirs=[*args.env.power_dirs, mods.expanduser().resolve()])
+    env = Environment(power_dirs=[*args.env.power_dirs, mods.expanduser().resolve()], codegen=args.env.codegen)
     app = create_app(mods, env)
     print(f"happydayz: the table is at http://{args.host}:{args.port}/ and the playground at "
           f"http://{args.host}:{args.port}/playground (mods folder: {app.state.mods.root}); Ctrl-C stops it",

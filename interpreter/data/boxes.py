@@ -241,8 +241,11 @@ def _expand_values(spec: Any) -> list[int] | str:
 
 
 def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, path: tuple,
-                 sink: DiagnosticSink, file: str) -> tuple[CardSpec, ...]:
+                 sink: DiagnosticSink, file: str, once: bool = False) -> tuple[CardSpec, ...]:
+    """The cards of a Faction's card groups. `once` (a box file's Factions): a card listed again is an error
+    (D027) where it is listed again; a scenario's new Faction may repeat values (a modded box's equal values)."""
     cards: list[CardSpec] = []
+    seen: dict[Any, tuple] = {}  # a card's value -> where it is first listed
     for index, group in enumerate(groups):
         here = path + (index,)
         where = _prefix(here)
@@ -262,10 +265,20 @@ def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, pat
             if isinstance(values, str):
                 sink.error(doc.span(here + ("values",)) if doc else span, f"{where}{values}", D_CARDS)
                 continue
+            listed = isinstance(group["values"], list)
+            places = [here + ("values", i) if listed else here + ("values",) for i in range(len(values))]
         else:
             values = [group["value"]] * group.get("count", 1)
-        for value in values[: MAX_CARDS_PER_FACTION + 1 - len(cards)]:
+            places = [here + ("value",)] * len(values)
+        twice: dict[tuple, list] = {}  # where a card listed before is listed again -> [(its label, first place)]
+        for value, place in zip(values[: MAX_CARDS_PER_FACTION + 1 - len(cards)], places):
+            first = seen.setdefault(value, place)
+            if once and first != place:  # the copies of one `value` with `count` share its place: no mistake
+                twice.setdefault(place, []).append((card_label(faction, value), first))
+                continue
             cards.append(CardSpec(faction, value, group["survivors"], None, card_label(faction, value)))
+        for place, repeated in twice.items():
+            _listed_twice(doc.span(place) if doc else span, place, repeated, sink)
         if len(cards) > MAX_CARDS_PER_FACTION:
             break
     if len(cards) > MAX_CARDS_PER_FACTION:
@@ -273,6 +286,16 @@ def _build_cards(faction: str, groups: Iterable[dict], doc: Document | None, pat
                    f"{_prefix(path)}more than {MAX_CARDS_PER_FACTION} cards, the limit for one faction",
                    D_CARDS)
     return tuple(cards)
+
+
+def _listed_twice(span: Span, place: tuple, repeated: list[tuple[str, tuple]], sink: DiagnosticSink) -> None:
+    """D027 at a card group's value (or one item of its list of values) that lists cards already listed."""
+    labels = [repr(label) for label, _ in repeated]
+    firsts = ", ".join(dict.fromkeys(format_path(first) for _, first in repeated))
+    what = f"the card {labels[0]} is" if len(labels) == 1 else \
+        f"the cards {', '.join(labels[:-1])} and {labels[-1]} are"
+    sink.error(span, f"{format_path(place)}: {what} listed twice (also at {firsts})", D_CARDS,
+               hint="several cards of one value are given once, with 'value' and 'count'")
 
 
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
@@ -474,7 +497,7 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
         if not claim(name, here + ("name",)):
             continue
         power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
-        cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file)
+        cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file, once=True)
         factions[name] = FactionDef(name, power, cards, box_id, name in always)
     for index, name in enumerate(always):
         if name not in factions:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from typing import Iterable, Mapping
 
+from happydayz.base.draws import shuffle
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.setup import GameSetup
@@ -117,19 +118,37 @@ def trick_voids(setup: GameSetup, observation: Mapping) -> dict[int, set[str]]:
 
 
 # ------------------------------------------------------------------ sampling
-def _fill(places: list[tuple[str, int, frozenset]], pool: list[int], cards) -> dict[str, list[int]]:
-    """Deal the shuffled pool into places (name, size, forbidden Factions); constrained places first."""
+def _constrained(places: list[tuple[str, int, frozenset]]) -> list[tuple[frozenset, list[tuple[str, int]]]]:
+    """The constrained places in the order they are dealt (most forbidden Factions first), in runs that forbid
+    the same Factions: [(forbidden, [(name, size), ...])]."""
+    runs: list[tuple[frozenset, list[tuple[str, int]]]] = []
+    for name, size, forbidden in sorted((p for p in places if p[2]), key=lambda p: -len(p[2])):
+        if runs and runs[-1][0] == forbidden:
+            runs[-1][1].append((name, size))
+        else:
+            runs.append((forbidden, [(name, size)]))
+    return runs
+
+
+def _deal(runs, places, pool: list[int], faction) -> dict[str, list[int]]:
+    """Deal the shuffled pool into places (name, size, forbidden Factions): the constrained ones first (`runs`,
+    from _constrained), then the others in order; what is left goes to the discard pile. `faction`: card -> Faction."""
     out: dict[str, list[int]] = {}
-    remaining = list(pool)
-    constrained = sorted((p for p in places if p[2]), key=lambda p: -len(p[2]))
-    for name, size, forbidden in constrained:
-        allowed = [c for c in remaining if cards[c].faction not in forbidden]
-        if len(allowed) < size:  # an inconsistent void: drop it
-            continue
-        taken = allowed[:size]
-        gone = set(taken)
-        remaining = [c for c in remaining if c not in gone]
-        out[name] = taken
+    remaining = pool
+    for forbidden, run in runs:
+        # each place of a run takes the first `size` allowed cards left; the places of a run
+        # forbid the same Factions, so what the next one may take is what this one left
+        allowed = [c for c in remaining if faction[c] not in forbidden]
+        gone: set[int] = set()
+        for name, size in run:
+            if len(allowed) < size:  # an inconsistent void: drop it
+                continue
+            taken = allowed[:size]
+            allowed = allowed[size:]
+            gone.update(taken)
+            out[name] = taken
+        if gone:
+            remaining = [c for c in remaining if c not in gone]
     for name, size, _ in places:
         if name in out:
             continue
@@ -137,6 +156,126 @@ def _fill(places: list[tuple[str, int, frozenset]], pool: list[int], cards) -> d
     if remaining:
         out["discard"] = out.get("discard", []) + remaining
     return out
+
+
+class Sampler:
+    """Determinizations of one observation: what the observation says, read once; `sample(rng)` deals one.
+
+    A search samples hundreds of states from one observation: everything that does
+    not depend on the draw (the unseen cards, the places and their sizes, the
+    known zones, the trick, the layout's public fields) is worked out here once.
+    `Sampler(...).sample(rng)` is `sample_state(...)` exactly: the same Game from
+    the same random draws. Arguments as for `sample_state`; the errors of an
+    observation that cannot be sampled (DeterminizeError) are raised here.
+    """
+
+    def __init__(self, setup: GameSetup, observation: Mapping, decision: Decision | None = None,
+                 voids: Mapping[int, Iterable[str]] | None = None, use_voids: bool = True, quiet: bool = False):
+        me = observation["seat"]
+        n = observation["players"]
+        trick_obs = observation.get("trick")
+        kind = decision.kind if decision is not None else ("transfer" if trick_obs is None else
+                                                           ("lead" if not trick_obs["plays"] else "follow"))
+        if kind not in SUPPORTED_KINDS:
+            raise DeterminizeError(f"cannot determinize at a '{kind}' decision (only {', '.join(SUPPORTED_KINDS)})")
+        cards = setup.cards
+        self.setup, self.decision, self.kind, self.me, self.quiet = setup, decision, kind, me, quiet
+        self.observation = observation
+
+        # --- the places the hidden cards go to, with their sizes
+        forbidden: dict[int, set[str]] = {}
+        if use_voids:
+            for seat, fs in trick_voids(setup, observation).items():
+                forbidden.setdefault(seat, set()).update(fs)
+            for seat, fs in enumerate(observation.get("voids", ())):
+                forbidden.setdefault(seat, set()).update(fs)
+            for seat, fs in (voids or {}).items():
+                forbidden.setdefault(int(seat), set()).update(fs)
+        places: list[tuple[str, int, frozenset]] = []
+        for seat in range(n):
+            if seat != me:
+                places.append((f"hand:{seat}", observation["hand_sizes"][seat], frozenset(forbidden.get(seat, ()))))
+        # A card that lies face up in an Expedition zone would be seen there: the
+        # hidden cards of those Factions are elsewhere (a hand, the Reserve, the discard).
+        face_up = frozenset(f for f in list(observation.get("always", setup.always)) +
+                            [x["faction"] for x in observation["factions"]]
+                            if _faction_rules(setup, observation, f).face_up)
+        seen = [expedition_seen(observation, seat) for seat in range(n)]
+        for seat in range(n):
+            face_down = observation["expedition_sizes"][seat] - len(seen[seat])
+            places.append((f"expedition:{seat}", face_down, face_up))
+        places.append(("reserve", observation["reserve_size"], frozenset()))
+        self.pool = hidden_cards(setup, observation)
+        needed = sum(size for _, size, _ in places)
+        if needed > len(self.pool):
+            raise DeterminizeError(f"the observation hides {needed} cards but only {len(self.pool)} are unseen")
+        self.places = places
+        self.runs = _constrained(places)
+        self.faction = [spec.faction for spec in cards]
+
+        # --- the zones the observer sees
+        zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
+        for seat in range(n):
+            zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
+            zones[f"expedition:{seat}"] = seen[seat]
+        if observation.get("encounter"):
+            zones["encounter"] = [observation["encounter"]["id"]]
+        if trick_obs:
+            zones["table"] = [p["id"] for p in trick_obs["plays"]]
+        self.zones = zones
+
+        self.trick = None
+        if kind != "transfer":
+            plays = [(p["seat"], p["id"], bool(p.get("trump", False))) for p in trick_obs["plays"]]
+            led = trick_obs["led"]
+            self.trick = (trick_obs["leader"], observation["encounter"]["id"] if observation.get("encounter") else None,
+                          led, trick_obs["side"], plays,
+                          led is not None and not any(cards[card].faction == led for _, card, _ in plays))
+        # the layout's public fields (Game.from_layout copies what it keeps)
+        self.public = dict(
+            population=list(observation["populations"]),
+            factions=[(f["faction"], f["variant"]) for f in observation["factions"]],
+            added=list(observation["added"]),
+            round_no=observation["round"],
+            round_gain=list(observation["round_gains"]),
+            active=observation["active"],
+            known=[[c["id"] for c in zone] for zone in observation.get("expedition_known", [[]] * n)],
+            voids=[set(v) for v in observation.get("voids", [()] * n)],
+            history=[{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
+                      "expeditions": [], "factions": []} for h in observation.get("history", [])],
+            phase=kind,
+            tricks_won=list(observation.get("tricks_won") or [0] * n),
+            # what the observer sees of the powers' counters and marks; another's secret ones read as 0 or false
+            state={(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in observation.get("state", ())},
+        )
+
+    def sample(self, rng: random.Random) -> Game:
+        """One full Game consistent with the observation, at its decision, the hidden cards dealt by `rng`."""
+        pool = self.pool[:]
+        shuffle(rng, pool)
+        zones = dict(self.zones)
+        for name, ids in _deal(self.runs, self.places, pool, self.faction).items():
+            base = zones.get(name)
+            zones[name] = base + ids if base else ids
+        trick = None
+        if self.trick is not None:
+            leader, encounter, led, side, plays, named = self.trick
+            trick = Trick(leader, encounter, led=led, side=side, plays=list(plays), named=named)
+        game_rng = random.Random(rng.getrandbits(64))  # drawn before the Transfer picks: the order of draws is fixed
+        picks = _transfer_picks(self.setup, zones, self.observation, self.decision, rng, self.me) \
+            if self.kind == "transfer" else []
+        layout = Layout(zones=zones, trick=trick, transfer_picks=picks, **self.public)
+        game = Game.from_layout(self.setup, layout, game_rng, record=not self.quiet)
+        decision = self.decision
+        if decision is not None:
+            got = game.decision
+            # (the options are the setup's own objects: the same tuple when the same cards are offered)
+            if got is None or got.actor != decision.actor or got.kind != decision.kind or \
+                    (got.options != decision.options and
+                     [o.value for o in got.options] != [o.value for o in decision.options]):
+                raise DeterminizeError("the sampled state does not ask the observed decision "
+                                       f"(asked {got.kind if got else None} of {got.actor if got else None})")
+        return game
 
 
 def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, decision: Decision | None = None,
@@ -149,93 +288,9 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, dec
     without it the phase is read from the observation (a trick with no play:
     a lead; a trick in progress: a follow). `quiet` turns the new game's event log off
     (for fast playouts). Raises DeterminizeError for a decision kind outside
-    SUPPORTED_KINDS.
+    SUPPORTED_KINDS. Many samples of one observation: `Sampler`.
     """
-    me = observation["seat"]
-    n = observation["players"]
-    trick_obs = observation.get("trick")
-    kind = decision.kind if decision is not None else ("transfer" if trick_obs is None else
-                                                       ("lead" if not trick_obs["plays"] else "follow"))
-    if kind not in SUPPORTED_KINDS:
-        raise DeterminizeError(f"cannot determinize at a '{kind}' decision (only {', '.join(SUPPORTED_KINDS)})")
-    cards = setup.cards
-
-    # --- the places the hidden cards go to, with their sizes
-    forbidden: dict[int, set[str]] = {}
-    if use_voids:
-        for seat, fs in trick_voids(setup, observation).items():
-            forbidden.setdefault(seat, set()).update(fs)
-        for seat, fs in enumerate(observation.get("voids", ())):
-            forbidden.setdefault(seat, set()).update(fs)
-        for seat, fs in (voids or {}).items():
-            forbidden.setdefault(int(seat), set()).update(fs)
-    places: list[tuple[str, int, frozenset]] = []
-    for seat in range(n):
-        if seat != me:
-            places.append((f"hand:{seat}", observation["hand_sizes"][seat], frozenset(forbidden.get(seat, ()))))
-    # A card that lies face up in an Expedition zone would be seen there: the
-    # hidden cards of those Factions are elsewhere (a hand, the Reserve, the discard).
-    face_up = frozenset(f for f in list(observation.get("always", setup.always)) +
-                        [x["faction"] for x in observation["factions"]] if _faction_rules(setup, observation, f).face_up)
-    for seat in range(n):
-        face_down = observation["expedition_sizes"][seat] - len(expedition_seen(observation, seat))
-        places.append((f"expedition:{seat}", face_down, face_up))
-    places.append(("reserve", observation["reserve_size"], frozenset()))
-    pool = hidden_cards(setup, observation)
-    needed = sum(size for _, size, _ in places)
-    if needed > len(pool):
-        raise DeterminizeError(f"the observation hides {needed} cards but only {len(pool)} are unseen")
-    rng.shuffle(pool)
-    dealt = _fill(places, pool, cards)
-
-    # --- zones
-    zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
-    for seat in range(n):
-        zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
-        zones[f"expedition:{seat}"] = expedition_seen(observation, seat)
-    if observation.get("encounter"):
-        zones["encounter"] = [observation["encounter"]["id"]]
-    if trick_obs:
-        zones["table"] = [p["id"] for p in trick_obs["plays"]]
-    for name, ids in dealt.items():
-        zones[name] = zones.get(name, []) + list(ids)
-
-    trick = None
-    if kind != "transfer":
-        leader = trick_obs["leader"]
-        encounter = observation["encounter"]["id"] if observation.get("encounter") else None
-        plays = [(p["seat"], p["id"], bool(p.get("trump", False))) for p in trick_obs["plays"]]
-        led = trick_obs["led"]
-        named = led is not None and not any(cards[card].faction == led for _, card, _ in plays)
-        trick = Trick(leader, encounter, led=led, side=trick_obs["side"], plays=plays, named=named)
-    game_rng = random.Random(rng.getrandbits(64))  # drawn before the Transfer picks: the order of draws is fixed
-    layout = Layout(
-        zones=zones,
-        population=list(observation["populations"]),
-        factions=[(f["faction"], f["variant"]) for f in observation["factions"]],
-        added=list(observation["added"]),
-        round_no=observation["round"],
-        round_gain=list(observation["round_gains"]),
-        active=observation["active"],
-        known=[[c["id"] for c in zone] for zone in observation.get("expedition_known", [[]] * n)],
-        voids=[set(v) for v in observation.get("voids", [()] * n)],
-        history=[{"round": h["round"], "deltas": list(h["deltas"]), "populations": list(h["populations"]),
-                  "expeditions": [], "factions": []} for h in observation.get("history", [])],
-        trick=trick,
-        transfer_picks=_transfer_picks(setup, zones, observation, decision, rng, me) if kind == "transfer" else [],
-        phase=kind,
-        tricks_won=list(observation.get("tricks_won") or [0] * n),
-        # what the observer sees of the powers' counters and marks; another's secret ones read as 0 or false
-        state={(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in observation.get("state", ())},
-    )
-    game = Game.from_layout(setup, layout, game_rng, record=not quiet)
-    if decision is not None:
-        got = game.decision
-        if got is None or got.actor != decision.actor or got.kind != decision.kind or \
-                [o.value for o in got.options] != [o.value for o in decision.options]:
-            raise DeterminizeError("the sampled state does not ask the observed decision "
-                                   f"(asked {got.kind if got else None} of {got.actor if got else None})")
-    return game
+    return Sampler(setup, observation, decision, voids, use_voids, quiet).sample(rng)
 
 
 def _transfer_picks(setup: GameSetup, zones: dict[str, list[int]], observation: Mapping,
@@ -265,5 +320,5 @@ def _transfer_picks(setup: GameSetup, zones: dict[str, list[int]], observation: 
     return picks
 
 
-__all__ = ["sample_state", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids",
+__all__ = ["sample_state", "Sampler", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids",
            "DeterminizeError", "SUPPORTED_KINDS"]

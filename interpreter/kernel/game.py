@@ -226,12 +226,11 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent copy: it shares the setup and what is never changed in place, nothing else."""
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
+        other = _new(Game)
+        for name, copier in _COPY_PLAN:
             value = getattr(self, name)
-            if name not in _SHARED and type(value) not in _IMMUTABLE:
-                copier = _COPIERS.get(name)
-                value = copier(value) if copier else copy.deepcopy(value)
+            if copier is not None and type(value) not in _IMMUTABLE:
+                value = copier(value)
             setattr(other, name, value)
         return other
 
@@ -354,14 +353,13 @@ class Game:
         game.hand_keys, game.transfer_keys, game.expedition_keys = (tables.hand_keys, tables.transfer_keys,
                                                                     tables.expedition_keys)
         zones = {key: [] for key in tables.zone_names}
-        for key, cards in layout.zones.items():
-            zones[key] = list(cards)
         game.zones = zones
-        game.loc = ["out"] * len(setup.cards)
-        for key, cards in zones.items():
+        game.loc = loc = ["out"] * len(setup.cards)
+        for key, cards in layout.zones.items():  # (a search samples hundreds of layouts: kept tight)
+            zones[key] = cards = list(cards)
             for card in cards:
-                game.loc[card] = key
-        zones["out"] = [c for c, where in enumerate(game.loc) if where == "out"]
+                loc[card] = key
+        zones["out"] = list(compress(range(len(loc)), map("out".__eq__, loc)))
         game.population = list(layout.population)
         game.factions = [list(pair) for pair in layout.factions]
         game.added = list(layout.added)
@@ -1254,8 +1252,11 @@ class Game:
         show), the Reserve only its size; cards inside a decision's options are
         shown because the rules let the chooser see them.
         """
+        # (a bot reads one at nearly every decision: the zones and labels are read directly)
+        label, zones, rules_of = self.tables.label, self.zones, self.rules_of
+
         def labels(cards) -> list[dict]:
-            return [{"id": c, "label": self.label(c)} for c in cards]
+            return [{"id": c, "label": label[c]} for c in cards]
 
         trick = None
         if self.trick is not None:
@@ -1263,10 +1264,12 @@ class Game:
                 "leader": self.trick.leader,
                 "side": self.trick.side,
                 "led": self.trick.led,
-                "plays": [{"seat": seat, "card": self.label(card), "id": card, "trump": trump}
+                "plays": [{"seat": seat, "card": label[card], "id": card, "trump": trump}
                           for seat, card, trump in self.trick.plays],
             }
-        encounter = self.zones["encounter"]
+        encounter = zones["encounter"]
+        hands = [zones[key] for key in self.hand_keys]
+        expeditions = [zones[key] for key in self.expedition_keys]
         return {
             "seat": seat,
             "players": self.n,
@@ -1277,20 +1280,19 @@ class Game:
             "factions": [{"faction": f, "variant": v} for f, v in self.factions],
             "always": list(self.setup.always),
             "added": list(self.added),
-            "hand": labels(self.zone("hand", seat)),
-            "transfer": [labels(self.zone("transfer", s)) for s in range(self.n)],
-            "hand_sizes": [len(self.zone("hand", s)) for s in range(self.n)],
-            "expedition_sizes": [len(self.zone("expedition", s)) for s in range(self.n)],
-            "expedition_face_up": [labels(c for c in self.zone("expedition", s) if self.rules_of(c).face_up)
-                                   for s in range(self.n)],
+            "hand": labels(hands[seat]),
+            "transfer": [labels(zones[key]) for key in self.transfer_keys],
+            "hand_sizes": [len(cards) for cards in hands],
+            "expedition_sizes": [len(cards) for cards in expeditions],
+            "expedition_face_up": [labels(c for c in cards if rules_of(c).face_up) for cards in expeditions],
             "expedition_known": [labels(cards) for cards in self.known],
             "voids": [sorted(v) for v in self.voids],
-            "reserve_size": len(self.reserve),
+            "reserve_size": len(zones["reserve"]),
             "encounter": labels(encounter)[0] if encounter else None,
             "active": self.active,
             "trick": trick,
             "tricks_won": list(self.tricks_won),
-            "state": self.visible_state(seat),
+            "state": self.visible_state(seat) if self.state else [],
             "history": [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]} for h in self.history],
         }
 
@@ -1318,7 +1320,7 @@ _ANSWERS = {name[len("_answer_"):]: f for name, f in vars(Game).items() if name.
 
 
 def _copy_rng(rng: random.Random) -> random.Random:
-    other = random.Random()
+    other = random.Random.__new__(random.Random)  # not seeded: setstate gives it all its state
     other.setstate(rng.getstate())
     return other
 
@@ -1357,3 +1359,5 @@ _COPIERS = {
     "frames": lambda frames: [_copy_frame(f) for f in frames],
     "trick": _copy_trick,
 }
+# Game.copy's plan: each attribute with how it is copied (None: shared, never changed in place)
+_COPY_PLAN = tuple((name, None if name in _SHARED else _COPIERS.get(name, copy.deepcopy)) for name in Game.__slots__)

@@ -24,7 +24,7 @@ from happydayz.language import ast
 from happydayz.base.errors import Span, SyntaxProblem
 from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, MAX_NUMBERS,
                                        CheckedPower, as_set)
-from happydayz.language.render import describe_choice, describe_mode
+from happydayz.language.render import Prompts
 from happydayz.language.visitor import Visitor
 
 Fn = Callable[[Any], Any]
@@ -153,6 +153,7 @@ class Compiler(Visitor):
     def __init__(self, checked: CheckedPower):
         self.types = checked.types
         self.slot_counter = 0
+        self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
                                         d.visibility) for d in power.state}
@@ -235,7 +236,7 @@ class Compiler(Visitor):
         spec = ChoiceSpec(
             name=s.name, mode=s.mode, count=s.count, source=self.group(s.source),
             chooser=self.expr(s.chooser) if s.chooser else None, element=element,
-            prompt=describe_choice(s), else_target=0, span=s.span,
+            prompt=self.prompts.choice(s), else_target=0, span=s.span,
         )
         if other:
             # choose; body; jump over else; else-part
@@ -246,9 +247,10 @@ class Compiler(Visitor):
         yes = self.block(s.yes)
         no = self.block(s.no) if s.no else []
         chooser = self.expr(s.chooser) if s.chooser else None
+        prompt = self.prompts.ask(s)
         if no:
-            return [(ASK, s.prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
-        return [(ASK, s.prompt, chooser, len(yes) + 1, s)] + yes
+            return [(ASK, prompt, chooser, len(yes) + 2, s)] + yes + [(JUMP, len(no) + 1, None)] + no
+        return [(ASK, prompt, chooser, len(yes) + 1, s)] + yes
 
     def statement_ChooseMode(self, s: ast.ChooseMode) -> list[tuple]:
         # mode; body 1; jump to the end; body 2; jump to the end; ...; body n
@@ -262,7 +264,7 @@ class Compiler(Visitor):
             offset += len(body) + (0 if last else 1)
         texts = tuple(option.text for option in s.options)
         chooser = self.expr(s.chooser) if s.chooser else None
-        return [(MODE, texts, chooser, tuple(starts), describe_mode(s), s)] + out
+        return [(MODE, texts, chooser, tuple(starts), self.prompts.mode(s), s)] + out
 
     def _effect_statement(self, s: ast.Node) -> list[tuple]:
         return [(EFFECT, self.handler("effect", s)(s), s)]
@@ -365,12 +367,9 @@ class Compiler(Visitor):
 
     def dest(self, d: ast.Dest) -> tuple[str, Fn | None, str]:
         """(zone, owner, position) of a move's destination; the owner a closure, None for a shared zone."""
-        if d.kind == "reserve_top":
-            return "reserve", None, "top"
-        if d.kind == "reserve_bottom":
-            return "reserve", None, "end"
-        if d.kind == "discard":
-            return "discard", None, "end"
+        if d.kind in SHARED_DESTINATIONS:
+            zone, position = SHARED_DESTINATIONS[d.kind]
+            return zone, None, position
         return d.kind, self.expr(d.owner) if d.owner else _me, "end"
 
     # ----------------------------------------------------------- expressions
@@ -534,18 +533,12 @@ class Compiler(Visitor):
         return self._with_it(source, cond, keep)
 
     def _attribute_test(self, cond: ast.Node):
-        """(attribute, comparison, value) for `faction is led`, `value > 5` and the like, else None.
-
-        Most filters compare one attribute of each element with a value that does not
-        depend on the element (a literal or a name other than `it`): read that value
-        once instead of binding `it` for every element.
-        """
-        if not (isinstance(cond, ast.Compare) and cond.op in _COMPARISONS and isinstance(cond.left, ast.BareAttr)):
+        """(attribute, comparison, value) for `faction is led`, `value > 5` and the like (attribute_test), else None."""
+        test = attribute_test(cond)
+        if test is None:
             return None
-        right = cond.right
-        if isinstance(right, (ast.IntLit, ast.FactionLit)) or (isinstance(right, ast.NameRef) and right.name != "it"):
-            return cond.left.attr, _COMPARISONS[cond.op], self.expr(right)
-        return None
+        attr, op, right = test
+        return attr, _COMPARISONS[op], self.expr(right)
 
     def expr_Except(self, n):
         source = self.group(n.source)
@@ -716,10 +709,28 @@ def _before(ctx) -> tuple:
     return tuple(out)
 
 
+def attribute_test(cond: ast.Node) -> tuple[str, str, ast.Node] | None:
+    """(attribute, operator, the value's node) of a `where` condition such as `faction is led` or `value > 5`, else None.
+
+    Most filters compare one attribute of each element with a value that does not
+    depend on the element (a literal or a name other than `it`): that value is read
+    once instead of binding `it` for every element (the compiler and language.codegen).
+    """
+    if not (isinstance(cond, ast.Compare) and cond.op in _COMPARISONS and isinstance(cond.left, ast.BareAttr)):
+        return None
+    right = cond.right
+    if isinstance(right, (ast.IntLit, ast.FactionLit)) or (isinstance(right, ast.NameRef) and right.name != "it"):
+        return cond.left.attr, cond.op, right
+    return None
+
+
 def _element(t: str) -> str:
     return ELEMENT_OF[as_set(t)]
 
 
+# A move's shared destinations: (zone, position); every other destination is a Community's zone, at its end.
+SHARED_DESTINATIONS = {"reserve_top": ("reserve", "top"), "reserve_bottom": ("reserve", "end"),
+                       "discard": ("discard", "end")}
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
                 ">=": operator.ge}
 

@@ -40,7 +40,7 @@ HOOK_TIMING_WORDS = {
     "play": "when a card of this Faction is played",
     "lead": "when a card of this Faction leads a trick",
     "trick": "when a trick is won, for each card of this Faction you played to it",
-    "after_trick": "after every trick",
+    "after_trick": "after every trick, for the Community that won it",
     "start_of_round": "at the start of the round, after the deal",
     "end_of_game": "at the end of the game, after the last count",
 }
@@ -48,6 +48,17 @@ HOOK_TIMING_WORDS = {
 # What a lasting counter or mark keeps, by how long it lasts.
 LIFETIME_WORDS = {("counter", "round"): ", back to 0 each round", ("counter", "game"): "",
                   ("mark", "round"): ", not set at first and cleared each round", ("mark", "game"): ", not set at first"}
+
+#: How a variant without a printed title is marked after the power's name.
+VARIANT_MARKS = {"basic": "", "fixed": "", "positive": " (+)", "negative": " (-)"}
+
+
+def variant_label(name: str, variant: str | None, title: str | None = None) -> str:
+    """A power as a player names it: "Name (TITLE)" for a titled variant, else "Name", "Name (+)" or "Name (-)"."""
+    if title:
+        return f"{name} ({title})"
+    return name + VARIANT_MARKS.get(variant or "basic", f" ({variant})")
+
 
 # ------------------------------------------------------------------ grammar
 

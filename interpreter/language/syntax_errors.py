@@ -456,6 +456,36 @@ def _lowercase_name(site: _Site) -> Diagnostic | None:
                            hint="Faction names start with a capital letter, or are written in quotes")
 
 
+def _unquoted_name(site: _Site) -> Diagnostic | None:
+    """S035: a name of several words (a Faction's, a power's) written without quotes: Goblin Kings."""
+    prev = site.prev
+    if site.kind != "token" or site.found_type != "CAPNAME" or prev is None or prev.kind != "cap" \
+            or prev.line != site.line or prev.start + len(prev.text) == site.pos:
+        return None
+    on_line = [x for x in site.before if x.line == site.line]
+    names = _leading(on_line[::-1], "cap")[::-1] + _leading([x for x in site.after if x.line == site.line], "cap")
+    start, end = names[0], names[-1]
+    name = site.text[start.start:end.start + len(end.text)]
+    line = site.source_line()
+    fixed = (line[:start.column - 1] + f'"{name}"' + line[end.end_column - 1:]).strip()
+    hint = f"write: {fixed}" if len(fixed) <= 72 else f'write "{name}", in quotes'
+    in_list = bool(site.braces.parens) and site.braces.parens[-1].text == "["
+    if in_list:
+        hint += "; or, if these are two items of the list, separate them with ','"
+    return Diagnostic(Span(site.filename, start.line, start.column, end.line, end.end_column),
+                      f'a name of several words is written in quotes: "{name}"', "S035", hint=hint)
+
+
+def _leading(lexemes: list[_Lexeme], kind: str) -> list[_Lexeme]:
+    """The lexemes of `kind` at the start of `lexemes`."""
+    out = []
+    for lx in lexemes:
+        if lx.kind != kind:
+            break
+        out.append(lx)
+    return out
+
+
 def _capital_keyword(site: _Site) -> Diagnostic | None:
     """S033: a keyword written with a capital letter (If, Gain, Power)."""
     if site.kind != "token" or site.found_type != "CAPNAME" or site.found.lower() not in site.expected:
@@ -686,6 +716,11 @@ _END = ("  }", "}")
 
 SYNTAX_MISTAKES: tuple[SyntaxMistake, ...] = (
     SyntaxMistake("S003", "the file is empty", _empty_file, ("", "# nothing yet\n")),
+    SyntaxMistake("S035", "a name of several words without quotes", _unquoted_name, (
+        _snippet(*_HOOK, "    gain count(expedition where faction is Goblin Kings)", *_END),
+        _snippet("power Goblin Kings {", "  for faction Goblin Kings", "}"),
+        _snippet(*_HOOK, "    if led in [Goblins, Goblin Kings] {", "      gain 1", "    }", *_END),
+    )),
     SyntaxMistake("S002", "a block is never closed: its '}' is missing", _unclosed_block, (
         _snippet(*_HOOK, "    gain 1"),
         _snippet(*_HOOK, "    if round > 1 {", "      gain 1", "  }", "  at end of round {", "    lose 1", "  }", "}"),

@@ -201,8 +201,8 @@ def _choice(ctx, frame: Frame, spec: ChoiceSpec, else_target: int) -> ChoiceRequ
     frame.picked = picked
     if spec.mode == "up_to":
         options = options + [STOP]
-    remaining = spec.count - len(picked)
-    prompt = f"{spec.prompt} — {len(picked)} chosen, {remaining} to go"
+    up_to = "up to " if spec.mode == "up_to" else ""
+    prompt = f"{spec.prompt} — {len(picked)} of {up_to}{spec.count} chosen"
     return (_actor(ctx, frame, spec), "choose", prompt, options, spec.element)
 
 

@@ -105,6 +105,18 @@ class Observation(Mapping):
         return len(self._made())
 
 
+def as_dict(observation: Mapping) -> dict:
+    """The observation as a plain dict, made once: an agent that reads most of it reads it this way.
+
+    An `Observation` gives the dict it made (no copy: agents only read it); a dict is itself.
+    """
+    if type(observation) is dict:
+        return observation
+    if isinstance(observation, Observation):
+        return observation._made()
+    return dict(observation)
+
+
 def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict:
     """Ask the agent of each decision's actor until the game is over; the game's result."""
     seats = agents.items() if isinstance(agents, Mapping) else enumerate(agents)
@@ -117,4 +129,4 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
     return game.result()
 
 
-__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "Observation", "play_game"]
+__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "Observation", "as_dict", "play_game"]

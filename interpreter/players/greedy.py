@@ -37,16 +37,19 @@ population), keep positive ones, discard the worst cards of one's own piles.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from happydayz.base.draws import shuffle
 from happydayz.language import vm
 from happydayz.language.host import PowerHost
-from happydayz.kernel.determinize import expedition_seen, hidden_cards, in_play_cards, trick_voids
+from happydayz.kernel.determinize import expedition_seen, in_play_cards, known_cards, trick_voids
 from happydayz.kernel.game import Decision
 from happydayz.language.ir import power_ir
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.tables import tables_of
+from happydayz.players.agents import as_dict
 
 
 # ======================================================================= IR
@@ -271,6 +274,9 @@ class PowerModel:
         self._ir: dict[int, dict] = {}
         self._on_win: dict[tuple, OnWin] = {}
         self._sites: dict[tuple, list] = {}
+        self._statics: dict[tuple, InPlay] = {}
+        self.survivors = tuple(c.survivors for c in setup.cards)  # card id -> its Survivors
+        self._spread: dict[str, tuple | None] = {}
 
     def ir(self, power) -> dict:
         key = id(power)
@@ -321,6 +327,27 @@ class PowerModel:
         key = power.hook_key("basic", "end") if power is not None else None
         return None if key is None else (key, self.setup.program(key))
 
+    def in_play(self, obs: Mapping) -> "InPlay":
+        """What follows from the Factions, variants and added powers an observation lists (cached)."""
+        key = (tuple(obs.get("always", self.setup.always)), tuple((f["faction"], f["variant"]) for f in obs["factions"]),
+               tuple(obs.get("added", ())))
+        got = self._statics.get(key)
+        if got is None:
+            got = self._statics[key] = InPlay(self, obs)
+        return got
+
+    def spread(self, faction: str) -> tuple[float, float] | None:
+        """(middle, half range) of the values of a Faction's cards (those with a value other than 0), or None."""
+        if faction not in self._spread:
+            cards = self.cards
+            values = [cards[c].value for c in self.setup.faction_cards.get(faction, ()) if cards[c].value]
+            if values:
+                lo, hi = min(values), max(values)
+                self._spread[faction] = ((lo + hi) / 2, max((hi - lo) / 2, 1))
+            else:
+                self._spread[faction] = None
+        return self._spread[faction]
+
     def choice_sites(self, obs: Mapping, decision: Decision) -> list[ChoiceSite]:
         """The choose/ask instructions whose prompt is the decision's, the led Faction's hook first."""
         prompt = decision.prompt.split(" — ")[0]
@@ -353,6 +380,20 @@ class PowerModel:
         return sites
 
 
+class InPlay:
+    """The facts of one set of Factions, variants and added powers in play, for every observation that lists them."""
+
+    def __init__(self, model: PowerModel, obs: Mapping):
+        self.variants: dict[str, str] = {}  # Faction -> its variant (the first listed, as PowerModel.variant_of)
+        for f in obs["factions"]:
+            self.variants.setdefault(f["faction"], f["variant"])
+        self.cards = in_play_cards(model.setup, obs)  # the round's deck, in id order
+        self.hooks = model.end_hooks(obs)
+        self.card_hooks = {c: h for c in self.cards if (h := model.card_hook(c)) is not None}
+        self.factions = tuple(model.factions_in_play(obs))
+        self.face_up = {f for f in self.factions if model.rules_of_faction(obs, f).face_up}
+
+
 _MODELS: dict[int, PowerModel] = {}
 
 
@@ -377,7 +418,9 @@ class _Probe(PowerHost):
     """The table the agent imagines, as a PowerHost: compiled end-of-round hooks run on it.
 
     It holds the zones the agent estimates (its own and the others' Expedition
-    zones) and keeps the hooks' gain/lose scores; moves are ignored.
+    zones) and keeps the hooks' gain/lose scores; moves are ignored. One probe
+    serves many runs: `reset()` before each gives it what a new one has (no
+    scores, a random source seeded 0, made only if a hook draws).
     """
 
     def __init__(self, setup: GameSetup, obs: Mapping, factions: tuple, zones: dict):
@@ -388,12 +431,23 @@ class _Probe(PowerHost):
         self.zones = _Zones(zones)
         self.population = list(obs["populations"])
         self.round_no = obs["round"]
-        self.rng = random.Random(0)
+        self._rng: random.Random | None = None
         self._factions = factions
         self.scores = [0] * self.n
         self.trick = None  # the hooks it runs are end-of-round hooks: no trick is on the table
         self.tricks_won = list(obs.get("tricks_won") or [0] * self.n)
         self.state = {(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in obs.get("state", ())}
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(0)
+        return self._rng
+
+    def reset(self) -> "_Probe":
+        self.scores = [0] * self.n
+        self._rng = None
+        return self
 
     @property
     def reserve(self):
@@ -412,7 +466,7 @@ class _Probe(PowerHost):
 
 
 def _run_hook(probe: _Probe, key, program, seat: int, this: int | None = None) -> None:
-    frame = vm.Frame(key, seat, this)
+    frame = vm.frame(key, seat, this)
     for _ in range(64):
         request = vm.run(probe, frame, program)
         if request is None:
@@ -434,60 +488,90 @@ class Item:
 
 
 class Estimate:
-    """What one decision's scoring needs, computed once from the observation."""
+    """What one decision's scoring needs, computed once from the observation.
+
+    What does not depend on the decision comes from the model (`PowerModel.in_play`);
+    what does (card worths, the chances that the others follow or beat a card) is
+    worked out on first use and kept for the rest of the decision.
+    """
 
     def __init__(self, model: PowerModel, obs: Mapping, rng: random.Random, samples: int = 2):
         self.model = model
         self.setup = model.setup
         self.cards = model.cards
         self.obs = obs
-        self.me = obs["seat"]
-        self.n = obs["players"]
+        self.me = me = obs["seat"]
+        self.n = n = obs["players"]
         self.rng = rng
-        self.unseen = hidden_cards(self.setup, obs)
-        self.hooks = model.end_hooks(obs)
-        self.card_hooks = {c: h for c in in_play_cards(self.setup, obs) if (h := model.card_hook(c)) is not None}
-        self.factions = tuple(model.factions_in_play(obs))
+        in_play = self.in_play = model.in_play(obs)
+        seen = known_cards(obs)
+        self.unseen = [c for c in in_play.cards if c not in seen]  # (determinize.hidden_cards)
+        self.hooks = in_play.hooks
+        self.card_hooks = in_play.card_hooks
+        self.factions = in_play.factions
         self._m: dict[int, float] = {}
         self._fmean: dict[str, float] = {}
         self._typical: dict[tuple, Item] = {}
+        self._memo: dict[tuple, object] = {}  # the decision's other worked-out facts (see _once)
+        self._items: dict[int, Item] = {}
+        self._rules: dict[int, object] = {}
         self.samples: list[dict] = []
         self.my_pile: list[int] = []  # a guess at my face-down Expedition cards (first sample)
-        face_up = {f for f in self.factions if model.rules_of_faction(obs, f).face_up}
-        pool_all = [c for c in self.unseen if self.cards[c].faction not in face_up]
-        for k in range(samples if (self.hooks or self.card_hooks) else 1):
+        cards = self.cards
+        face_up = in_play.face_up
+        pool_all = [c for c in self.unseen if cards[c].faction not in face_up]
+        exp_seen = [expedition_seen(obs, seat) for seat in range(n)]  # face up, or seen going there
+        hooked = bool(self.hooks or self.card_hooks)
+        for k in range(samples if hooked else 1):
             pool = list(pool_all)
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             zones: dict[str, list[int]] = {}
-            for seat in range(self.n):
-                seen = expedition_seen(obs, seat)  # face up, or seen going there
-                down = obs["expedition_sizes"][seat] - len(seen)
-                zones[f"expedition:{seat}"] = seen + pool[:down]
-                if k == 0 and seat == self.me:
+            for seat in range(n):
+                seen_here = exp_seen[seat]
+                down = obs["expedition_sizes"][seat] - len(seen_here)
+                zones[f"expedition:{seat}"] = seen_here + pool[:down]
+                if k == 0 and seat == me:
                     face_up_ids = {c["id"] for c in obs["expedition_face_up"][seat]}
-                    self.my_pile = [c for c in seen if c not in face_up_ids] + pool[:down]
+                    self.my_pile = [c for c in seen_here if c not in face_up_ids] + pool[:down]
                 pool = pool[down:]
-            zones[f"hand:{self.me}"] = [c["id"] for c in obs["hand"]]
-            for seat in range(self.n):
+            zones[f"hand:{me}"] = [c["id"] for c in obs["hand"]]
+            for seat in range(n):
                 zones[f"transfer:{seat}"] = [c["id"] for c in obs["transfer"][seat]]
             self.samples.append(zones)
-        self._base = [self._score(z, ()) for z in self.samples] if (self.hooks or self.card_hooks) else []
+        self._mine = f"expedition:{me}"
+        self._probes: list[_Probe | None] = [None] * len(self.samples)  # one per sample (see _score)
+        self._base = [self._score(i, ()) for i in range(len(self.samples))] if hooked else []
+
+    def _once(self, key: tuple, make):
+        """`make()`, worked out once per decision for `key`. Only for what draws nothing from `rng`."""
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        value = memo[key] = make()
+        return value
 
     # --- worth
-    def _score(self, zones: dict, extra: Iterable[int], removed: Iterable[int] = ()) -> float:
-        key = f"expedition:{self.me}"
+    def _score(self, i: int, extra: Iterable[int], removed: Iterable[int] = ()) -> float:
+        """My Survivors at the count, with sample i's zones, `extra` cards added to mine and `removed` taken out."""
+        zones = self.samples[i]
+        key = self._mine
         gone = set(removed)
         mine = [c for c in zones[key] if c not in gone] + list(extra)
-        local = dict(zones)
-        local[key] = mine
-        probe = _Probe(self.setup, self.obs, self.factions, local)
+        probe = self._probes[i]
+        if probe is None:
+            probe = self._probes[i] = _Probe(self.setup, self.obs, self.factions, dict(zones))
+        probe.reset()
+        probe.zones[key] = mine
+        me = self.me
         for k, program in self.hooks:
-            _run_hook(probe, k, program, self.me)
-        for c in mine:
-            hook = self.card_hooks.get(c)
-            if hook is not None:
-                _run_hook(probe, hook[0], hook[1], self.me, c)
-        return sum(self.cards[c].survivors for c in mine) + probe.scores[self.me]
+            _run_hook(probe, k, program, me)
+        card_hooks = self.card_hooks
+        if card_hooks:
+            for c in mine:
+                hook = card_hooks.get(c)
+                if hook is not None:
+                    _run_hook(probe, hook[0], hook[1], me, c)
+        return sum(map(self.model.survivors.__getitem__, mine)) + probe.scores[me]
 
     def m(self, card: int) -> float:
         """The worth of one card to me if it ends in my Expedition zone."""
@@ -498,15 +582,23 @@ class Estimate:
             value = float(self.cards[card].survivors)
         else:
             total = 0.0
-            for zones, base in zip(self.samples, self._base):
-                mine = zones[f"expedition:{self.me}"]
-                if card in mine:
-                    total += base - self._score(zones, (), (card,))
+            key = self._mine
+            for i, base in enumerate(self._base):
+                if card in self.samples[i][key]:
+                    total += base - self._score(i, (), (card,))
                 else:
-                    total += self._score(zones, (card,)) - base
+                    total += self._score(i, (card,)) - base
             value = total / len(self.samples)
         self._m[card] = value
         return value
+
+    def rules(self, card: int):
+        """The rules of a card, with the variants in play."""
+        got = self._rules.get(card)
+        if got is None:
+            faction = self.cards[card].faction
+            got = self._rules[card] = self.setup.rules(faction, self.in_play.variants.get(faction, "basic"))
+        return got
 
     def faction_mean(self, faction: str | None) -> float:
         """The mean worth to me of the unseen cards of a Faction (of all unseen cards for None)."""
@@ -534,8 +626,8 @@ class Estimate:
         if len(gained) == 1 and not lost:
             return self.m(gained[0])
         total = 0.0
-        for zones, base in zip(self.samples, self._base):
-            total += self._score(zones, gained, lost) - base
+        for i, base in enumerate(self._base):
+            total += self._score(i, gained, lost) - base
         return total / len(self.samples)
 
     def addition(self, led: str | None, follow_p: float, k: int) -> Item:
@@ -560,8 +652,12 @@ class Estimate:
         return self._typical[key]
 
     def item(self, card: int) -> Item:
-        spec = self.cards[card]
-        return Item(spec.faction, spec.value, float(spec.survivors), self.m(card), card)
+        """The card as an Item (one object per card and decision: Items are never changed)."""
+        got = self._items.get(card)
+        if got is None:
+            spec = self.cards[card]
+            got = self._items[card] = Item(spec.faction, spec.value, float(spec.survivors), self.m(card), card)
+        return got
 
 
 # =============================================================== the agent
@@ -618,10 +714,6 @@ class GreedyAgent:
         if len(options) == 1:
             return 0
         kind = decision.kind
-        if kind in ("lead", "follow", "transfer"):
-            self._chosen = []
-            if observation.get("encounter"):
-                self._encounter = observation["encounter"]["id"]
         if kind == "faction_change":
             for i, o in enumerate(options):
                 if o.value is None:
@@ -629,6 +721,11 @@ class GreedyAgent:
             return 0
         if kind == "replace_power":
             return 0
+        observation = as_dict(observation)  # (play_game hands a lazy Mapping, made on first read)
+        if kind in ("lead", "follow", "transfer"):
+            self._chosen = []
+            if observation.get("encounter"):
+                self._encounter = observation["encounter"]["id"]
         est = Estimate(self.model, observation, self.rng, self.samples)
         if kind == "transfer":
             return self._transfer(est, decision)
@@ -664,17 +761,22 @@ class GreedyAgent:
 
     def hand_worth(self, est: Estimate, card: int) -> float:
         """What keeping a card in hand is worth (a negative card is a burden)."""
+        got = est._memo.get(("hand", card))
+        if got is None:
+            got = est._memo["hand", card] = self._hand_worth(est, card)
+        return got
+
+    def _hand_worth(self, est: Estimate, card: int) -> float:
         spec = est.cards[card]
-        rules = self.model.rules(est.obs, card)
+        rules = est.rules(card)
         if spec.value is None:
             return 2.0 if rules.always_playable else 0.5
         worth = est.m(card)
         if worth < 0:
             return 0.5 * worth
-        values = [est.cards[c].value for c in self.setup.faction_cards.get(spec.faction, ()) if est.cards[c].value]
-        if values:
-            lo, hi = min(values), max(values)
-            mid, half = (lo + hi) / 2, max((hi - lo) / 2, 1)
+        spread = self.model.spread(spec.faction)
+        if spread is not None:
+            mid, half = spread
             extreme = abs(spec.value - mid) / half
         else:
             extreme = 0.0
@@ -709,11 +811,15 @@ class GreedyAgent:
         return None
 
     def _trumps(self, est: Estimate, card: int, led: str | None, side: str, leader: int, held: list[int]) -> bool:
-        rules = self.model.rules(est.obs, card)
+        rules = est.rules(card)
         if rules.trumps is None or led is None or est.cards[card].faction == led:
             return False
+        return est._once(("trumps", card, led, side, leader), lambda: self._cuts(est, rules, card, led, side, leader,
+                                                                                  held))
+
+    def _cuts(self, est: Estimate, rules, card: int, led: str, side: str, leader: int, held: list[int]) -> bool:
         void = not any(est.cards[c].faction == led for c in held)
-        probe = _Probe(self.setup, est.obs, est.factions, {})
+        probe = est._once(("bare probe",), lambda: _Probe(self.setup, est.obs, est.factions, {})).reset()
         ctx = vm.Ctx(probe, est.me, {}, led=led, leader=leader, card=card, void=void, side=side)
         try:
             return bool(rules.trumps(ctx))
@@ -753,7 +859,7 @@ class GreedyAgent:
         """The agent's estimate of each option of a lead, follow or Transfer pass (higher is better)."""
         if self.model is None:
             raise RuntimeError("GreedyAgent needs the game's setup: call bind(setup, seat) first")
-        est = Estimate(self.model, observation, self.rng, self.samples)
+        est = Estimate(self.model, as_dict(observation), self.rng, self.samples)
         if decision.kind in ("lead", "follow"):
             return self._play_scores(est, decision, decision.kind == "lead")
         if decision.kind == "transfer":
@@ -769,7 +875,7 @@ class GreedyAgent:
         obs = est.obs
         me = est.me
         cards = est.cards
-        rules = self.model.rules(obs, card)
+        rules = est.rules(card)
         led = led0
         if led is None and not rules.never_leads:
             led = cards[card].faction
@@ -779,9 +885,8 @@ class GreedyAgent:
         items = [est.item(c) for _, c, _ in plays]
 
         # what the others still to play are likely to add, and whether they can beat the best card
-        unseen = est.unseen
-        pool = len(unseen)
-        led_unseen = [c for c in unseen if cards[c].faction == led] if led else []
+        # (the chances depend on the Faction led, the seat and the card to beat: worked out once
+        # per decision, in _follows and _beats)
         trick_worth = sum(i.m for i in items) + (enc_item.m if enc_item else 0.0)
         p_win = 1.0 if best is not None and best[0] == me else 0.0
         likely_winner = best[0] if best is not None else (rest[0] if rest else leader)
@@ -789,17 +894,11 @@ class GreedyAgent:
             p_win = 0.0
             likely_winner = rest[0] if rest else leader
         biggest = 0.0
+        memo = est._memo
         for k, seat in enumerate(rest):
-            h = obs["hand_sizes"][seat]
-            transfer = [c["id"] for c in obs["transfer"][seat]]
-            if led is None:
-                follow_p = 1.0
-            elif led in voids.get(seat, ()):
-                follow_p = 0.0
-            elif any(cards[c].faction == led for c in transfer):
-                follow_p = 1.0
-            else:
-                follow_p = 1.0 - _p_none(pool, len(led_unseen), h)
+            follow_p = memo.get(("follows", led, seat))
+            if follow_p is None:
+                follow_p = memo["follows", led, seat] = self._follows(est, led, seat, voids)
             add = est.addition(led, follow_p, k)
             items.append(add)
             trick_worth += add.m
@@ -809,15 +908,7 @@ class GreedyAgent:
             if best[2]:
                 beat = 0.0
             else:
-                bval = cards[best[1]].value
-                better = [c for c in led_unseen if cards[c].value is not None and
-                          ((cards[c].value > bval) if side == "+" else (cards[c].value < bval))]
-                if led in voids.get(seat, ()):
-                    beat = 0.0
-                elif any(c in better for c in transfer):
-                    beat = 1.0
-                else:
-                    beat = 1.0 - _p_none(pool, len(better), h)
+                beat = self._beats(est, led, cards[best[1]].value, side, seat, voids)
             want = 1.0 if trick_worth > 0 else 0.3
             p_beat = beat * want
             if p_beat > biggest:
@@ -825,16 +916,69 @@ class GreedyAgent:
             p_win *= 1.0 - p_beat
         if best is not None and best[0] != me:
             likely_winner = best[0]
-        profile = self.model.on_win(obs, led)
-        blocked = trump and self.model.rules(obs, card).blocks_led_power
+        profile = est._once(("on win", led), lambda: self.model.on_win(obs, led))
+        blocked = trump and rules.blocks_led_power
         if blocked or led is None:
             profile = OnWin()
         u_win = u_lose = 0.0
         if p_win > 0:
-            u_win = self._utility(est, profile, items, enc_item, me)
+            u_win = self._utility_of(est, profile, items, enc_item, me)
         if p_win < 1:
-            u_lose = self._utility(est, profile, items, enc_item, likely_winner)
+            u_lose = self._utility_of(est, profile, items, enc_item, likely_winner)
         return p_win * u_win + (1 - p_win) * u_lose
+
+    def _utility_of(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
+        """_utility, once per decision for the same trick (the same Item objects), profile and winner.
+
+        The two sides of a lead often make the same trick. Items are kept by the Estimate for
+        the decision (est.item, est.addition), so their ids name them; the profile is kept in
+        the memo beside its result, so its id names it too.
+        """
+        key = ("utility", id(profile), tuple(map(id, items)), id(enc), winner)
+        got = est._memo.get(key)
+        if got is None:
+            got = est._memo[key] = (self._utility(est, profile, items, enc, winner), profile)
+        return got[0]
+
+    @staticmethod
+    def _unseen_of(est: Estimate, led: str | None) -> list[int]:
+        """The unseen cards of the Faction led."""
+        return est._once(("unseen of", led), lambda: [c for c in est.unseen if est.cards[c].faction == led]
+                         if led else [])
+
+    @staticmethod
+    def _transfer_ids(est: Estimate, seat: int) -> list[int]:
+        return est._once(("transfer", seat), lambda: [c["id"] for c in est.obs["transfer"][seat]])
+
+    def _follows(self, est: Estimate, led: str | None, seat: int, voids) -> float:
+        """The chance that `seat` plays a card of the Faction led."""
+        if led is None:
+            return 1.0
+        if led in voids.get(seat, ()):
+            return 0.0
+        if any(est.cards[c].faction == led for c in self._transfer_ids(est, seat)):
+            return 1.0
+        return 1.0 - _p_none(len(est.unseen), len(self._unseen_of(est, led)), est.obs["hand_sizes"][seat])
+
+    def _beats(self, est: Estimate, led: str | None, bval: int, side: str, seat: int, voids) -> float:
+        """The chance that `seat` holds a card of the Faction led better than `bval` on `side`."""
+        if led in voids.get(seat, ()):
+            return 0.0
+        memo = est._memo
+        values = memo.get(("values of", led))
+        if values is None:  # the values of the unseen cards of the Faction led, sorted
+            cards = est.cards
+            values = memo["values of", led] = sorted(cards[c].value for c in self._unseen_of(est, led)
+                                                     if cards[c].value is not None)
+        # how many are better: those above bval on the + side, below it on the - side (a better card
+        # in the seat's Transfer zone would be a sure beat, but the observer sees those zones: their
+        # cards are never among the unseen)
+        better = len(values) - bisect_right(values, bval) if side == "+" else bisect_left(values, bval)
+        key = ("beats", better, seat)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = 1.0 - _p_none(len(est.unseen), better, est.obs["hand_sizes"][seat])
+        return got
 
     def _utility(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
         """My gain minus the others' mean gain when `winner` takes the trick and its power runs."""

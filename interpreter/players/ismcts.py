@@ -39,11 +39,14 @@ import random
 import time
 from typing import Mapping
 
+from happydayz.base.draws import choice, randbelow
 from happydayz.language import vm
+from happydayz.players.agents import as_dict
 from happydayz.players.greedy import CHOICE, ME, GreedyAgent, OnWin, _dest_class, _names, _unwrap, matches, power_model
-from happydayz.kernel.determinize import SUPPORTED_KINDS, DeterminizeError, sample_state
+from happydayz.kernel.determinize import SUPPORTED_KINDS, DeterminizeError, Sampler
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.tables import tables_of
 
 
 class Node:
@@ -119,6 +122,7 @@ class ISMCTSAgent:
         self.setup: GameSetup | None = None
         self.seat: int | None = None
         self._root_allowed: set[int] = set()
+        self._sampler: Sampler | None = None  # the search's determinizations (see _sample)
         self._playout: PlayoutPolicy | None = None
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
         if setup is not None:
@@ -165,7 +169,7 @@ class ISMCTSAgent:
         self._anchor = None
         if self.final != "anchored" and (not self.widen or len(every) <= self.widen):
             return every
-        scores = self.fallback.option_scores(dict(observation), decision)
+        scores = self.fallback.option_scores(observation, decision)
         if scores is None:
             return every
         ranked = sorted(every, key=lambda i: -scores[i])
@@ -175,6 +179,7 @@ class ISMCTSAgent:
         return sorted(ranked[: self.widen])
 
     def search(self, observation: Mapping, decision: Decision) -> int:
+        observation = as_dict(observation)  # read once, not per sample
         root = Node()
         allowed = self.root_moves(observation, decision)
         if len(allowed) == 1:
@@ -184,14 +189,18 @@ class ISMCTSAgent:
         if self.milliseconds:
             deadline = time.perf_counter() + self.milliseconds / 1000.0
         count = 0
-        while True:
-            if deadline is not None:
-                if count > 0 and time.perf_counter() >= deadline:
+        self._sampler = None  # made at the first sample (see _sample)
+        try:
+            while True:
+                if deadline is not None:
+                    if count > 0 and time.perf_counter() >= deadline:
+                        break
+                elif count >= self.iterations:
                     break
-            elif count >= self.iterations:
-                break
-            self._iterate(root, observation, decision)
-            count += 1
+                self._iterate(root, observation, decision)
+                count += 1
+        finally:
+            self._sampler = None
         self.stats["iterations"] += count
         return self.choose_move(root, decision, allowed)
 
@@ -221,7 +230,16 @@ class ISMCTSAgent:
         return self._anchor
 
     def _sample(self, observation: Mapping, decision: Decision) -> Game:
-        return sample_state(self.setup, observation, self.rng, decision=decision, quiet=True)
+        """One determinization of the observation (bench/paired_ismcts.py --oracle replaces it by the real game).
+
+        What the observation says is read once per search (determinize.Sampler, made at the first
+        sample: an observation it cannot sample raises DeterminizeError there, and the decision
+        goes to GreedyAgent); each sample then deals the hidden cards anew.
+        """
+        sampler = self._sampler
+        if sampler is None:
+            sampler = self._sampler = Sampler(self.setup, observation, decision=decision, quiet=True)
+        return sampler.sample(self.rng)
 
     def _iterate(self, root: Node, observation: Mapping, decision: Decision) -> None:
         game = self._sample(observation, decision)
@@ -232,45 +250,50 @@ class ISMCTSAgent:
         # compares final populations, so it needs none of it).
         banked = None
         if self.reward_mode != "margin":
-            cards = game.cards
-            banked = [sum(cards[c].survivors for c in game.zone("expedition", s)) + game.round_gain[s]
-                      for s in range(game.n)]
+            survivors = self._survivors()
+            zones, round_gain = game.zones, game.round_gain
+            banked = [sum(map(survivors.__getitem__, zones[key])) + round_gain[s]
+                      for s, key in enumerate(game.expedition_keys)]
         path: list[Node] = []
         node = root
         me = observation["seat"]
+        tree_kinds, opponents = self.tree_kinds, self.opponents_in_tree
+        rng = self.rng
         while game.decision is not None and len(game.history) == history:
             d = game.decision
-            if d.kind not in self.tree_kinds or (d.actor != me and not self.opponents_in_tree):
+            if d.kind not in tree_kinds or (d.actor != me and not opponents):
                 game.apply(self._policy(game, d))
                 continue
-            keys = [move_key(d, i) for i in range(len(d.options))]
+            kind = d.kind
+            keys = [(kind, o[0]) for o in d.options]  # move_key of each option (their values are ints and tuples)
             legal = range(len(keys)) if node is not root else sorted(self._root_allowed)
+            edges = node.edges
             untried = []
             for i in legal:
-                key = keys[i]
-                child = node.edges.get(key)
+                child = edges.get(keys[i])
                 if child is None:
                     untried.append(i)
                 else:
                     child.avail += 1
             if untried:
-                i = untried[self.rng.randrange(len(untried))]
+                i = untried[randbelow(rng, len(untried))]
                 child = Node(d.actor)
                 child.avail = 1
-                node.edges[keys[i]] = child
+                edges[keys[i]] = child
                 path.append(child)
                 game.apply(i)
                 # the rest of the round is the playout
-                game.play(lambda decision: self._policy(game, decision), round_only=True)
+                game.play(self._chooser(game), round_only=True)
                 break
             log_c = self.exploration
             best_i, best_u = 0, -1.0
+            sqrt, log = math.sqrt, math.log
             for i in legal:
-                child = node.edges[keys[i]]
-                u = child.reward / child.visits + log_c * math.sqrt(math.log(child.avail) / child.visits)
+                child = edges[keys[i]]
+                u = child.reward / child.visits + log_c * sqrt(log(child.avail) / child.visits)
                 if u > best_u:
                     best_i, best_u = i, u
-            node = node.edges[keys[best_i]]
+            node = edges[keys[best_i]]
             path.append(node)
             game.apply(best_i)
         rewards = self.rewards(game, history, banked)
@@ -279,6 +302,13 @@ class ISMCTSAgent:
             r = rewards[n.actor]
             n.reward += r
             n.squares += r * r
+
+    def _survivors(self) -> tuple:
+        """The Survivors of each card id."""
+        got = getattr(self, "_survivor_table", None)
+        if got is None or got[0] is not self.setup:
+            got = self._survivor_table = (self.setup, tuple(c.survivors for c in self.setup.cards))
+        return got[1]
 
     # -------------------------------------------------------------- playout
     def _policy(self, game: Game, decision: Decision) -> int:
@@ -294,7 +324,15 @@ class ISMCTSAgent:
             if self._playout is None:
                 self._playout = PlayoutPolicy(self.setup, self.rng)
             return self._playout(game, decision)
-        return self.rng.randrange(len(decision.options))
+        return randbelow(self.rng, len(decision.options))
+
+    def _chooser(self, game: Game):
+        """`decision -> index` for Game.play: `self._policy(game, decision)`, with the light policy's dispatch inlined."""
+        if self.rollout != "light":
+            return lambda decision: self._policy(game, decision)
+        if self._playout is None:
+            self._playout = PlayoutPolicy(self.setup, self.rng)
+        return self._playout.chooser(game)
 
     def rewards(self, game: Game, history: int, banked: list[int] | None = None) -> list[float]:
         """Each Community's reward in [0, 1] for the round the playout ended.
@@ -346,6 +384,11 @@ class PlayoutPolicy:
     `explore` of leads made at random, on the side where the card is likely
     to win if winning it would be worth Survivors, to lose if not. Transfer:
     pass the worst card.
+
+    It runs for nearly every move of every playout, so it reads the cards
+    through per-card tables and keeps what depends only on the Factions in
+    play (each Faction's on-win summary, the choice sites of powers) until
+    they change.
     """
 
     def __init__(self, setup: GameSetup, rng: random.Random, explore: float = 0.15):
@@ -354,46 +397,81 @@ class PlayoutPolicy:
         self.cards = setup.cards
         self.model = power_model(setup)
         self.rng = rng
+        tables = tables_of(setup)
+        self._value, self._faction = tables.value, tables.faction
+        self._survivors = tuple(c.survivors for c in setup.cards)
         self._profiles: dict[tuple, OnWin] = {}
         self._sites: dict[tuple, object] = {}
+        # what depends on the Factions and variants in play, for those of `_in_play`
+        self._in_play: list | None = None
+        self._by_led: dict[str, tuple] = {}  # Faction led -> (its OnWin, its fast worth or None)
+        self._site_of: dict[tuple, object] = {}  # (prompt, Faction led) -> _site's answer
         self._mid: dict[str, float] = {}
         for faction, ids in setup.faction_cards.items():
             values = [self.cards[c].value for c in ids if self.cards[c].value is not None]
             self._mid[faction] = (min(values) + max(values)) / 2 if values else 0.0
 
+    def _same_factions(self, game: Game) -> None:
+        """Forget what depended on the Factions in play if the game's are not those it was worked out for."""
+        if game.factions != self._in_play:
+            self._in_play = [list(pair) for pair in game.factions]
+            self._by_led = {}
+            self._site_of = {}
+
     # --- what winning a trick is worth
     def profile(self, game: Game, faction: str | None) -> OnWin:
         if faction is None:
             return _KEEP_ALL
-        variant = game.variant_of(faction)
-        key = (faction, variant)
-        got = self._profiles.get(key)
+        return self._led(game, faction)[0]
+
+    def _led(self, game: Game, faction: str) -> tuple:
+        """(OnWin, fast, general) of a Faction led, as winner_worth reads them.
+
+        `fast` = (the trick's fate, the Encounter card's fate, the bonus) when winning only keeps
+        or sends the trick and the Encounter card whole (no deal, no filter), else None; then
+        `general` holds the deals and filtered moves with, for each, which cards its `where`
+        conditions let through (card -> bool) and the sort keys of a deal's order.
+        """
+        self._same_factions(game)
+        got = self._by_led.get(faction)
         if got is None:
-            got = self.model.on_win({"factions": [{"faction": f, "variant": v} for f, v in game.factions]}, faction)
-            self._profiles[key] = got
+            key = (faction, game.variant_of(faction))
+            profile = self._profiles.get(key)
+            if profile is None:
+                profile = self.model.on_win({"factions": [{"faction": f, "variant": v} for f, v in game.factions]},
+                                            faction)
+                self._profiles[key] = profile
+            got = self._by_led[faction] = _read_profile(profile, self.cards, faction)
         return got
 
     def winner_worth(self, game: Game, trick_cards: list[int], encounter: int | None, led: str | None) -> float:
+        profile, fast, general = _KEEP_ALL_READ if led is None else self._led(game, led)
+        survivors = self._survivors
+        if fast is not None:  # (the sums are of whole numbers: any order gives the same total)
+            trick, enc, bonus = fast
+            worth = 0.0 + _fate(sum(map(survivors.__getitem__, trick_cards)), trick)
+            if encounter is not None:
+                worth += _fate(survivors[encounter], enc)
+            return worth + bonus
+        deals, partial = general
         cards = self.cards
-        profile = self.profile(game, led)
         remaining = list(trick_cards)
         worth = 0.0
-        for conds, order in profile.deals:
-            dealt = [c for c in remaining if matches(conds, cards[c], led)]
+        for conds, match, sorts in deals:
+            dealt = [c for c in remaining if _passes(match, conds, cards, c, led)]
             if not dealt:
                 continue
             remaining = [c for c in remaining if c not in dealt]
-            for attr, direction in reversed(order):
-                dealt.sort(key=lambda c: getattr(cards[c], attr, 0) or 0, reverse=direction == "highest")
-            worth += sum(cards[c].survivors for c in dealt[::game.n])
-        for what, conds, dest in profile.partial:
-            if what == "trick":
-                moved = [c for c in remaining if matches(conds, cards[c], led)]
-                remaining = [c for c in remaining if c not in moved]
-                worth += _fate(sum(cards[c].survivors for c in moved), dest)
-        worth += _fate(sum(cards[c].survivors for c in remaining), profile.trick)
+            for keys, reverse in sorts:
+                dealt.sort(key=keys.__getitem__, reverse=reverse)
+            worth += sum(survivors[c] for c in dealt[::game.n])
+        for conds, match, dest in partial:
+            moved = [c for c in remaining if _passes(match, conds, cards, c, led)]
+            remaining = [c for c in remaining if c not in moved]
+            worth += _fate(sum(survivors[c] for c in moved), dest)
+        worth += _fate(sum(survivors[c] for c in remaining), profile.trick)
         if encounter is not None:
-            worth += _fate(cards[encounter].survivors, profile.encounter)
+            worth += _fate(survivors[encounter], profile.encounter)
         for shed in profile.sheds:
             if shed.source in ("expedition", "trick") and not shed.mandatory:
                 worth += 2.0 * shed.count
@@ -407,121 +485,181 @@ class PlayoutPolicy:
         if kind == "lead":
             return self._lead(game, decision)
         if kind == "transfer":
-            cards = self.cards
-            return min(range(len(decision.options)),
-                       key=lambda i: (cards[decision.options[i].value].survivors, self.rng.random()))
+            survivors, options, rng = self._survivors, decision.options, self.rng
+            return min(range(len(options)), key=lambda i: (survivors[options[i][0]], rng.random()))
         if kind in ("choose", "ask"):
             return self._choose(game, decision)
-        return self.rng.randrange(len(decision.options))
+        return randbelow(self.rng, len(decision.options))
+
+    def chooser(self, game: Game):
+        """`decision -> index` for `game.play`: the policy on this game (one option: 0, no draw)."""
+        follow, lead, call = self._follow, self._lead, self.__call__
+
+        def choose(decision: Decision) -> int:
+            if len(decision.options) == 1:
+                return 0
+            kind = decision.kind
+            if kind == "follow":
+                return follow(game, decision)
+            if kind == "lead":
+                return lead(game, decision)
+            return call(game, decision)
+
+        return choose
 
     def _follow(self, game: Game, decision: Decision) -> int:
         options = decision.options
-        cards = self.cards
+        value, faction = self._value, self._faction
         trick = game.trick
         led, high = trick.led, trick.side == "+"
-        table = [card for _, card, _ in trick.plays]
         best = game._winning_play()
-        best_value = cards[best[1]].value if best is not None else None
+        best_value = value[best[1]] if best is not None else None
         beaters, others = [], []
         for i, o in enumerate(options):
-            spec = cards[o.value]
-            if spec.value is None:
-                beats = False
+            card = o[0]
+            v = value[card]
+            if v is None:
+                others.append(i)
             elif led is None:
-                beats = not game.rules_of(o.value).never_leads
-            elif spec.faction != led:
-                beats = False
-            elif best_value is None:
-                beats = True
+                (others if game.rules_of(card).never_leads else beaters).append(i)
+            elif faction[card] != led:
+                others.append(i)
+            elif best_value is None or (v > best_value if high else v < best_value):
+                beaters.append(i)
             else:
-                beats = spec.value > best_value if high else spec.value < best_value
-            (beaters if beats else others).append(i)
+                others.append(i)
+        sign = 1 if high else -1
         if beaters:
-            sign = 1 if high else -1
-            cheapest = min(beaters, key=lambda i: (cards[options[i].value].value or 0) * sign)
-            card = options[cheapest].value
-            new_led = led if led is not None else cards[card].faction
-            if self.winner_worth(game, table + [card], trick.encounter, new_led) > 0:
+            cheapest = min(beaters, key=lambda i: (value[options[i][0]] or 0) * sign)
+            card = options[cheapest][0]
+            new_led = led if led is not None else faction[card]
+            table = [c for _, c, _ in trick.plays]
+            table.append(card)
+            if self.winner_worth(game, table, trick.encounter, new_led) > 0:
                 return cheapest
+        survivors = self._survivors
         if others:
-            sign = 1 if high else -1
-            return min(others, key=lambda i: (cards[options[i].value].survivors,
-                                               -(cards[options[i].value].value or 0) * sign))
-        return max(beaters, key=lambda i: (cards[options[i].value].survivors, self.rng.random()))
+            return min(others, key=lambda i: (survivors[options[i][0]], -(value[options[i][0]] or 0) * sign))
+        rng = self.rng
+        return max(beaters, key=lambda i: (survivors[options[i][0]], rng.random()))
 
     def _lead(self, game: Game, decision: Decision) -> int:
         options = decision.options
         trick = game.trick
-        if trick.led is not None or self.rng.random() < self.explore:
+        rng = self.rng
+        if trick.led is not None or rng.random() < self.explore:
             return self._lead_at_random(game, decision)
-        cards = self.cards
+        value, survivors = self._value, self._survivors
         me = decision.actor
-        # what the others hold, per Faction: the best values, and the card each would add
-        high: dict[str, int] = {}
-        low: dict[str, int] = {}
-        holdings: list[tuple[set, list, int]] = []
-        for seat in range(game.n):
-            if seat == me:
-                continue
-            held = game.held(seat)
-            if not held:
-                continue
-            by_faction: dict[str, list[int]] = {}
+        # What the others hold: of each Faction led, the best values and the card each would add
+        # (_others, for the Factions of the options only: no other is read). Both sides of a
+        # card score from the same facts: each card is worked out once, (score on +, on -).
+        holdings = [held for seat in range(game.n) if seat != me and (held := game.held(seat))]
+        worst: list[int | None] = [None] * len(holdings)  # each one's card of fewest Survivors, when needed
+        others: dict[str, tuple] = {}
+        encounter = trick.encounter
+        per_card: dict[int, tuple[float, float]] = {}
+        groups = None  # each other Community's cards with a value, by Faction (made when first needed)
+        rules_of = game.rules_of
+        scores = []
+        for o in options:
+            card, side = o[0]
+            got = per_card.get(card)
+            if got is None:
+                v = value[card]
+                if v is None or rules_of(card).never_leads:
+                    got = per_card[card] = (-0.5, -0.5)
+                else:
+                    f = self._faction[card]
+                    facts = others.get(f)
+                    if facts is None:
+                        if groups is None:
+                            groups = self._groups(holdings)
+                        facts = others[f] = self._others(game, f, holdings, groups, worst, encounter)
+                    high, low, added, fixed = facts
+                    if fixed is not None:  # winner_worth's fast reading, with the others' cards summed once
+                        trick_fate, added_survivors, rest = fixed
+                        worth = 0.0 + _fate(survivors[card] + added_survivors, trick_fate) + rest
+                    else:
+                        worth = self.winner_worth(game, [card, *added], encounter, f)
+                    # beaten: somebody else takes it; shedding a costly card is welcome
+                    shed = -0.25 * worth - 0.5 * survivors[card]
+                    got = per_card[card] = (shed if high > v else worth, shed if low < v else worth)
+            scores.append(got[0] if side == "+" else got[1])
+        # a tie-break draw per option, in order (no draw happens above): the first best score wins
+        draw = rng.random
+        scores = [score + draw() * 1e-3 for score in scores]
+        return max(range(len(scores)), key=scores.__getitem__)
+
+    def _groups(self, holdings: list) -> list[dict[str, list[int]]]:
+        """Each held group's cards that have a value, by Faction, in the order held."""
+        value, faction = self._value, self._faction
+        out = []
+        for held in holdings:
+            by: dict[str, list[int]] = {}
             for c in held:
-                spec = cards[c]
-                if spec.value is None:
-                    continue
-                by_faction.setdefault(spec.faction, []).append(c)
-                if spec.value > high.get(spec.faction, -10**9):
-                    high[spec.faction] = spec.value
-                if spec.value < low.get(spec.faction, 10**9):
-                    low[spec.faction] = spec.value
-            worst = min(held, key=lambda c: cards[c].survivors)
-            holdings.append((by_faction, worst))
-        worth_cache: dict[int, float] = {}
-        best_j, best_score = 0, None
-        for j, o in enumerate(options):
-            card, side = o.value
-            spec = cards[card]
-            if spec.value is None or game.rules_of(card).never_leads:
-                score = -0.5
+                if value[c] is not None:
+                    f = faction[c]
+                    if f in by:
+                        by[f].append(c)
+                    else:
+                        by[f] = [c]
+            out.append(by)
+        return out
+
+    def _others(self, game: Game, f: str, holdings: list, groups: list, worst: list, encounter: int | None) -> tuple:
+        """(highest value, lowest value, the card each other Community would add, fixed) of a Faction led.
+
+        `fixed`, when winning a trick of `f` moves the trick and the Encounter card whole:
+        (the trick's fate, the added cards' Survivors, the rest of winner_worth: the Encounter
+        card's fate then the bonus, added in winner_worth's order); else None.
+        """
+        value, survivors = self._value, self._survivors
+        values: list[int] = []  # the values of the others' cards of f
+        added = []
+        for k, by in enumerate(groups):
+            mine = by.get(f)
+            if mine:
+                values += map(value.__getitem__, mine)
+                added.append(mine[len(mine) // 2])
             else:
-                f = spec.faction
-                beaten = (high.get(f, -10**9) > spec.value) if side == "+" else (low.get(f, 10**9) < spec.value)
-                worth = worth_cache.get(card)
-                if worth is None:
-                    added = []
-                    for by_faction, worst in holdings:
-                        mine = by_faction.get(f)
-                        added.append(mine[len(mine) // 2] if mine else worst)
-                    worth = self.winner_worth(game, [card] + added, trick.encounter, f)
-                    worth_cache[card] = worth
-                if not beaten:
-                    score = worth
-                else:  # somebody else takes it; shedding a costly card is welcome
-                    score = -0.25 * worth - 0.5 * spec.survivors
-            score += self.rng.random() * 1e-3
-            if best_score is None or score > best_score:
-                best_j, best_score = j, score
-        return best_j
+                card = worst[k]
+                if card is None:
+                    card = worst[k] = min(holdings[k], key=survivors.__getitem__)
+                added.append(card)
+        high, low = (max(max(values), -10**9), min(min(values), 10**9)) if values else (-10**9, 10**9)
+        fixed = None
+        fast = self._led(game, f)[1]
+        if fast is not None:
+            trick_fate, enc_fate, bonus = fast
+            if encounter is None:
+                fixed = (trick_fate, sum(map(survivors.__getitem__, added)), bonus)
+            elif bonus == 0.0:
+                fixed = (trick_fate, sum(map(survivors.__getitem__, added)), _fate(survivors[encounter], enc_fate))
+        return high, low, added, fixed
 
     def _lead_at_random(self, game: Game, decision: Decision) -> int:
         options = decision.options
-        i = self.rng.randrange(len(options))
-        card, side = options[i].value
-        spec = self.cards[card]
-        if spec.value is None:
+        i = randbelow(self.rng, len(options))
+        card, side = options[i][0]
+        v = self._value[card]
+        if v is None:
             return i
-        wins_high = spec.value >= self._mid.get(spec.faction, spec.value)
-        worth = self.winner_worth(game, [card], game.trick.encounter, game.trick.led or spec.faction)
+        f = self._faction[card]
+        wins_high = v >= self._mid.get(f, v)
+        worth = self.winner_worth(game, [card], game.trick.encounter, game.trick.led or f)
         want = "+" if (worth > 0) == wins_high else "-"
         for j, o in enumerate(options):
-            if o.value[0] == card and o.value[1] == want:
+            if o[0][0] == card and o[0][1] == want:
                 return j
         return i
 
     def _site(self, game: Game, decision: Decision):
         led = game.trick.led if game.trick is not None else None
+        self._same_factions(game)
+        fast_key = (decision.prompt, led)
+        if fast_key in self._site_of:
+            return self._site_of[fast_key]
         key = (decision.prompt.split(" — ")[0], led, tuple(tuple(f) for f in game.factions))
         if key not in self._sites:
             obs = {"trick": {"led": led}, "factions": [{"faction": f, "variant": v} for f, v in game.factions],
@@ -546,10 +684,11 @@ class PlayoutPolicy:
                 uses = [(st, _names(st["dest"].get("owner")) if st.get("node") == "Move" and st["dest"].get("owner")
                          else set()) for st in uses]
                 self._sites[key] = (site, uses, direction)
-        return self._sites[key]
+        got = self._site_of[fast_key] = self._sites[key]
+        return got
 
     def _standing(self, game: Game, seat: int) -> int:
-        return game.population[seat] + sum(self.cards[c].survivors for c in game.zone("expedition", seat))
+        return game.population[seat] + sum(self._survivors[c] for c in game.zone("expedition", seat))
 
     def _value_of(self, game: Game, node: dict) -> float | None:
         """The Survivors of the cards a statement's card expression names, read from the running power."""
@@ -578,24 +717,25 @@ class PlayoutPolicy:
 
     def _choose(self, game: Game, decision: Decision) -> int:
         options = decision.options
-        values = [o.value for o in options]
+        values = [o[0] for o in options]
         if decision.kind == "ask":
             return next((i for i, v in enumerate(values) if v is True), 0)
         info = self._site(game, decision)
+        rng = self.rng
         if info is None:
-            return self.rng.randrange(len(options))
+            return randbelow(rng, len(options))
         site, uses, direction = info
         element = site.ins.get("element")
         var = site.ins.get("name")
-        cards = self.cards
         actor = decision.actor
         stop = next((i for i, v in enumerate(values) if v == vm.STOP), None)
         cand = [i for i, v in enumerate(values) if v != vm.STOP]
         if element == "Card":
+            survivors = self._survivors
             if direction == "keep":
-                return max(cand, key=lambda i: (cards[values[i]].survivors, self.rng.random()))
-            i = min(cand, key=lambda i: (cards[values[i]].survivors, self.rng.random()))
-            if stop is not None and cards[values[i]].survivors >= 0:
+                return max(cand, key=lambda i: (survivors[values[i]], rng.random()))
+            i = min(cand, key=lambda i: (survivors[values[i]], rng.random()))
+            if stop is not None and survivors[values[i]] >= 0:
                 return stop
             return i
         if element == "Community":
@@ -604,7 +744,7 @@ class PlayoutPolicy:
             for st, owner_names in uses:
                 node = st.get("node")
                 if node == "NextLeader":
-                    return mine if mine is not None else self.rng.choice(cand)
+                    return mine if mine is not None else choice(rng, cand)
                 if node == "Move":
                     if var not in owner_names:
                         break
@@ -615,10 +755,10 @@ class PlayoutPolicy:
                         return mine
                     pool = others or cand
                     if worth >= 0:
-                        return min(pool, key=lambda i: (self._standing(game, values[i]), self.rng.random()))
-                    return max(pool, key=lambda i: (self._standing(game, values[i]), self.rng.random()))
-            return self.rng.choice(cand)
-        return self.rng.choice(cand)
+                        return min(pool, key=lambda i: (self._standing(game, values[i]), rng.random()))
+                    return max(pool, key=lambda i: (self._standing(game, values[i]), rng.random()))
+            return choice(rng, cand)
+        return choice(rng, cand)
 
 
 def _fate(worth: float, dest: str) -> float:
@@ -629,7 +769,40 @@ def _fate(worth: float, dest: str) -> float:
     return 0.0
 
 
+def _read_profile(profile: OnWin, cards, led: str) -> tuple:
+    """(profile, fast, general) for PlayoutPolicy.winner_worth: see PlayoutPolicy._led."""
+    if not profile.deals and not profile.partial:
+        bonus = 0.0
+        for shed in profile.sheds:
+            if shed.source in ("expedition", "trick") and not shed.mandatory:
+                bonus += 2.0 * shed.count
+        return profile, (profile.trick, profile.encounter, bonus), None
+    deals = [(conds, _matching(conds, cards, led),
+              [(tuple(getattr(spec, attr, 0) or 0 for spec in cards), direction == "highest")
+               for attr, direction in reversed(order)])
+             for conds, order in profile.deals]
+    partial = [(conds, _matching(conds, cards, led), dest) for what, conds, dest in profile.partial if what == "trick"]
+    return profile, None, (deals, partial)
+
+
+def _matching(conds: list, cards, led: str) -> list:
+    """Whether each card passes `where` conditions (`matches`); None where judging it raised (judged again at use)."""
+    out: list = []
+    for spec in cards:
+        try:
+            out.append(matches(conds, spec, led))
+        except Exception:  # noqa: BLE001 - raised again, as before, if that card is ever judged
+            out.append(None)
+    return out
+
+
+def _passes(match: list, conds: list, cards, card: int, led: str) -> bool:
+    got = match[card]
+    return matches(conds, cards[card], led) if got is None else got
+
+
 _KEEP_ALL = OnWin()
+_KEEP_ALL_READ = _read_profile(_KEEP_ALL, (), "")  # winning keeps the trick and the Encounter card
 
 
 __all__ = ["ISMCTSAgent", "Node", "move_key", "PlayoutPolicy"]

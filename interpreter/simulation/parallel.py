@@ -58,6 +58,7 @@ from happydayz.data.environment import Environment
 from happydayz.kernel.game import Game
 from happydayz.kernel.savegame import log_lines
 from happydayz.kernel.setup import GameSetup, prepare
+from happydayz.language.codegen import DEFAULT as CODEGEN
 from happydayz.players.agents import play_game
 from happydayz.players.registry import make_bots
 from happydayz.simulation.records import game_extras
@@ -108,6 +109,7 @@ class GameJob:
     power_dirs: tuple[str, ...] = ()  # the folders searched for power files (--powers), absolute
     random_setup: bool = False  # the Factions are drawn at random (kernel.setup.draw_powers) ...
     setup_seed: int = 0  # ... with this seed
+    codegen: bool = CODEGEN  # the powers run as generated code (Environment(codegen=...)): the same games either way
 
     @property
     def setup_key(self) -> "GameJob":
@@ -142,16 +144,16 @@ class Worker:
     def __init__(self, env: Environment | None = None, setups: Mapping[GameJob, GameSetup] | None = None):
         self.envs: dict[tuple, Environment] = {}
         if env is not None:
-            self.envs[tuple(map(str, env.power_dirs)), tuple(map(str, env.box_files))] = env
+            self.envs[tuple(map(str, env.power_dirs)), tuple(map(str, env.box_files)), env.codegen] = env
         self.setups: dict[GameJob, GameSetup] = {job.setup_key: s for job, s in (setups or {}).items()}
         self.stop: Any = None  # a multiprocessing Event set by the driver on Ctrl-C (worker processes only)
         self.close_fds: tuple[int, ...] = ()  # the driver's files a forked worker closes at once (a results file)
 
     def env_for(self, job: GameJob) -> Environment:
-        settings = (job.power_dirs, job.boxes)
+        settings = (job.power_dirs, job.boxes, job.codegen)
         env = self.envs.get(settings)
         if env is None:
-            env = self.envs[settings] = Environment(job.power_dirs, job.boxes)
+            env = self.envs[settings] = Environment(*settings)
         return env
 
     def setup_for(self, job: GameJob) -> GameSetup:

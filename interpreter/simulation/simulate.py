@@ -73,7 +73,7 @@ def job_for(setup: GameSetup, scenario: Scenario, bots: list[str], variants: Map
                             options.promos, options.random_powers, options.faction_change,
                             tuple(sorted((variants or {}).items())), bot_modules(bots), log, scenario.id,
                             tuple(map(str, env.box_files)), tuple(map(str, env.power_dirs)),
-                            scenario.random_setup, setup_seed)
+                            scenario.random_setup, setup_seed, env.codegen)
 
 
 def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None = 4, games: int = 1, seed: int = 0,

@@ -10,9 +10,7 @@ from happydayz.data.environment import Environment
 from happydayz.kernel.game import Game
 from happydayz.language.cardtext import card_text
 from happydayz.language.compiler import CompiledPower
-
-#: How a variant kind without a printed title is marked after the power's name.
-VARIANT_MARKS = {"basic": "", "fixed": "", "positive": " (+)", "negative": " (-)"}
+from happydayz.language.english import VARIANT_MARKS, variant_label
 
 
 def powers_by_name(game: Game) -> dict[str, CompiledPower]:
@@ -30,7 +28,7 @@ def power_label(game: Game, name: str, variant: str | None, card: str | None = N
     title = None
     if power is not None and variant in power.variants:
         title = power.variants[variant].title
-    text = f"{name} ({title})" if title else name + VARIANT_MARKS.get(variant or "basic", f" ({variant})")
+    text = variant_label(name, variant, title)
     if card is not None and card != name:
         text += f" of {card}"
     return text

@@ -1,8 +1,9 @@
 """A game at the table: one person at a seat, a bot at every other, started, saved, resumed and taken back.
 
 Used by the terminal game and the web table alike. The game is replayable:
-a save holds the scenario, the options, the seed, the answers and the bots,
-and replaying the answers rebuilds the game exactly, the bots included (each
+a save holds the scenario, the options, the seed, the answers, the bots and
+whether the Factions were drawn at random (`"random_setup": true`, drawn again
+from the seed), and replaying the answers rebuilds the game exactly, the bots included (each
 is shown again every decision it made, so that its random source is where it
 was). Taking back the person's last answer is such a replay, one answer short
 of it (with everything the bots answered after it).
@@ -18,7 +19,8 @@ from happydayz.base.errors import Diagnostic, HappyError, Span, UsageError
 from happydayz.base.files import write_atomic
 from happydayz.data.environment import Environment
 from happydayz.kernel.game import Decision, Game
-from happydayz.kernel.savegame import S_REPLAY, SaveProblem, checksum, dumps_record, new_game, read_save, save_record
+from happydayz.kernel.savegame import (S_FIELD, S_REPLAY, SaveProblem, checksum, dumps_record, new_game, read_save,
+                                       save_record)
 from happydayz.kernel.setup import prepare
 from happydayz.kernel.tables import SIDES
 from happydayz.language import vm
@@ -44,15 +46,6 @@ def bot_names(spec: str | Sequence[str] | None, players: int, seat: int) -> list
     if len(names) == players - 1 and players > 2:
         names = names[:seat] + ["random"] + names[seat:]
     return parse_bots(names, players)
-
-
-def prompt_of(game: Game, decision: Decision) -> str:
-    """A decision's prompt, naming the power that asks it ("Name (TITLE): Choose ...")."""
-    asking = game.asking_power() if decision is game.decision else None
-    if asking is None:
-        return decision.prompt
-    name, variant, _ = asking
-    return f"{power_label(game, name, variant)}: {decision.prompt}"
 
 
 def card_order(game: Game):
@@ -83,17 +76,34 @@ def sorted_options(game: Game, decision: Decision) -> list[int]:
     return sorted(indexes, key=lambda i: (key(option_card(decision, i)), i))
 
 
-def _answers_span(file: str) -> Span:
-    """Where the "answers" key of a save file is (line 1, column 1 if the file cannot be read)."""
+def _key_span(file: str, key: str) -> Span:
+    """Where a key of a save file is (line 1, column 1 if the file cannot be read)."""
+    quoted = f'"{key}"'
     try:
         lines = Path(file).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError, ValueError):
         return Span(file, 1, 1)
     for number, line in enumerate(lines, start=1):
-        column = line.find('"answers"')
+        column = line.find(quoted)
         if column >= 0:
-            return Span(file, number, column + 1, number, column + 1 + len('"answers"'))
+            return Span(file, number, column + 1, number, column + 1 + len(quoted))
     return Span(file, 1, 1)
+
+
+def _new_game(data: dict, env: Environment, file: str) -> Game:
+    """A fresh game for validated save data (kernel.savegame.new_game), its Factions drawn at random again from
+    the seed when the save says `"random_setup": true`. Raises SaveProblem for a bad `random_setup`."""
+    drawn = data.get("random_setup", False)
+    if not isinstance(drawn, bool):
+        raise SaveProblem(Diagnostic(_key_span(file, "random_setup"), "random_setup: expected true or false",
+                                     S_FIELD))
+    if not drawn:
+        return new_game(data, env)
+    options = data["options"]
+    setup, _ = prepare(env, data["scenario"], options["players"], options["express"], options["promos"],
+                       options["random_powers"], options.get("faction_change", True), random_setup=True,
+                       setup_seed=data["seed"])
+    return Game(setup, data["seed"])
 
 
 class TableSession:
@@ -122,9 +132,15 @@ class TableSession:
     @classmethod
     def start(cls, env: Environment, scenario_ref: str | os.PathLike | None, players: int | None = None,
               seat: int = 0, seed: int = 0, express: bool = False, promos: bool = False,
-              random_powers: bool = False, bots: str | Sequence[str] | None = None) -> "TableSession":
-        """A new game; the bots play up to the person's first decision."""
-        setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers)
+              random_powers: bool = False, bots: str | Sequence[str] | None = None,
+              random_setup: bool = False) -> "TableSession":
+        """A new game; the bots play up to the person's first decision.
+
+        `random_setup` (or the scenario's own key) draws the Factions at random with `seed`, as
+        `simulate --random-setup` does.
+        """
+        setup, scenario = prepare(env, scenario_ref, players, express, promos, random_powers,
+                                  random_setup=random_setup, setup_seed=seed)
         if not 0 <= seat < setup.n:
             raise UsageError(f"--seat {seat} is not a seat of a {setup.n}-player game: choose 0 to {setup.n - 1}")
         reference = str(scenario_ref if scenario_ref is not None else scenario.id)
@@ -138,7 +154,7 @@ class TableSession:
         """The game of validated save data (see kernel.savegame.read_save), replayed to where it was."""
         env = env if env is not None else Environment()
         seat = data.get("seat", seat if seat is not None else 0)
-        game = new_game(data, env)
+        game = _new_game(data, env, file)
         names = data.get("bots")
         session = cls(game, seat, parse_bots(names, game.n) if names else ["random"] * game.n,
                       data["scenario"], env)
@@ -157,15 +173,15 @@ class TableSession:
         for number, answer in enumerate(answers):
             decision = game.decision
             if decision is None:
-                raise SaveProblem(Diagnostic(_answers_span(file), f"answers: the game is over after {number} answers, "
-                                                               f"but there are {len(answers)}", S_REPLAY))
+                raise SaveProblem(Diagnostic(_key_span(file, "answers"), f"answers: the game is over after {number} "
+                                             f"answers, but there are {len(answers)}", S_REPLAY))
             if decision.actor != self.seat and 0 <= answer < len(decision.options):
                 self.bots[decision.actor].decide(game.observe(decision.actor), decision)
             try:
                 self._apply(answer)
             except HappyError as exc:
-                raise SaveProblem(Diagnostic(_answers_span(file), f"answers: answer #{number + 1} does not replay: "
-                                                               f"{exc.diagnostics[0].message}", S_REPLAY)) from None
+                raise SaveProblem(Diagnostic(_key_span(file, "answers"), f"answers: answer #{number + 1} does not "
+                                             f"replay: {exc.diagnostics[0].message}", S_REPLAY)) from None
 
     # -------------------------------------------------------------- playing
     @property
@@ -212,7 +228,9 @@ class TableSession:
         data = save_record(self.game, self.scenario_ref, seat=self.seat, env=self.env)
         stamped = data.pop("checksum", None) is not None
         data["bots"] = list(self.bot_names)
-        if stamped:  # the checksum covers the bots too, and stays last
+        if self.game.setup.scenario.random_setup:  # the Factions were drawn with the seed: draw them again
+            data["random_setup"] = True
+        if stamped:  # the checksum covers the bots and the draw too, and stays last
             data["checksum"] = checksum(data)
         return data
 
@@ -234,7 +252,8 @@ class TableSession:
             raise UsageError("there is no answer of yours to take back")
         last = len(self.actors) - 1 - self.actors[::-1].index(self.seat)
         data = {**self.record(), "answers": list(self.game.answers[:last])}
-        session = TableSession(new_game(data, self.env), self.seat, self.bot_names, self.scenario_ref, self.env)
+        session = TableSession(_new_game(data, self.env, "<save>"), self.seat, self.bot_names, self.scenario_ref,
+                               self.env)
         session.texts = self.texts
         session.replay(data["answers"])
         return session
@@ -263,7 +282,8 @@ class TableSession:
                 "survivors": spec.survivors}
 
     def decision_record(self) -> dict | None:
-        """The person's pending decision: its kind, its prompt naming the power, the options in showing order."""
+        """The person's pending decision: its kind, its prompt (a power's names the power), the options in showing
+        order."""
         game = self.game
         decision = game.decision
         if decision is None or decision.actor != self.seat:
@@ -281,7 +301,7 @@ class TableSession:
                 entry["stop"] = True
             options.append(entry)
         asking = game.asking_power()
-        return {"kind": decision.kind, "prompt": prompt_of(game, decision), "options": options,
+        return {"kind": decision.kind, "prompt": decision.prompt, "options": options,
                 "power": power_label(game, asking[0], asking[1]) if asking else None, "sides": list(SIDES)}
 
     def view(self) -> dict:
@@ -320,5 +340,5 @@ class TableSession:
         }
 
 
-__all__ = ["TableSession", "bot_names", "prompt_of", "card_order", "sorted_options", "option_card", "BOTS",
+__all__ = ["TableSession", "bot_names", "card_order", "sorted_options", "option_card", "BOTS",
            "CARD_DECISIONS"]

@@ -265,6 +265,34 @@ def test_play_save_and_resume_is_the_same_game(capsys, monkeypatch, tmp_path):
     assert final_part(resumed) == final_part(straight)
 
 
+def test_play_random_setup_draws_the_factions_from_the_seed_and_resumes_the_same_game(capsys, monkeypatch, tmp_path):
+    assert main(["simulate", "--random-setup", "--games", "1", "--seed", "4", "--json", "-"]) == 0
+    drawn = json.loads(capsys.readouterr().out)["summary"]["random_setup"]
+    factions = ", ".join(f for f, _ in drawn["factions"]) + " (drawn at random" \
+        + "".join(f", with {a}" for a in drawn["added"]) + ")"
+    argv = ["play", "--random-setup", "--seed", "4", "--players", "3", "--express", "--bots", "greedy"]
+    code, straight, _ = run(capsys, *argv, stdin="1\n" * 400, monkeypatch=monkeypatch)  # bots at the other seats
+    assert code == 0 and f"Factions: {factions}." in straight
+    save = tmp_path / "drawn.json"
+    code, out, _ = run(capsys, *argv, stdin="1\n" * 5 + f"save {save}\n", monkeypatch=monkeypatch)
+    assert code == 0 and f"Saved to {save}" in out
+    assert json.loads(save.read_text())["random_setup"] is True
+    code, resumed, _ = run(capsys, "play", "--resume", str(save), stdin="1\n" * 400, monkeypatch=monkeypatch)
+    assert code == 0 and final_part(resumed) == final_part(straight)
+    code, plain, _ = run(capsys, "play", *argv[2:], stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 0 and "(drawn at random" not in plain
+
+
+def test_play_resume_a_save_whose_random_setup_is_not_true_or_false(capsys, tmp_path):
+    save = tmp_path / "odd.json"
+    save.write_text('{"format": "happydayz-save/1", "scenario": "woodstock-fever/1", "options": {"players": 3, '
+                    '"express": true, "promos": false, "random_powers": false}, "seed": 4, "answers": [],\n'
+                    '"random_setup": "yes"}\n', encoding="utf-8")
+    code, _, err = run(capsys, "play", "--resume", str(save))
+    assert code == 1
+    assert err.splitlines()[0] == f"{save}:2:1: error[L004]: random_setup: expected true or false"
+
+
 def test_play_resume_a_corrupt_save_exits_1(capsys, tmp_path):
     save = tmp_path / "broken.json"
     save.write_text('{"format": "happydayz-save/1", "seed": ', encoding="utf-8")

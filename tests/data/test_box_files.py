@@ -243,6 +243,38 @@ def test_bad_box_scenario_exact_error(tmp_path):
     assert excinfo.value.diagnostics[0].code == "D021"
 
 
+def test_a_card_listed_twice_is_refused_where_it_is_listed_again(tmp_path):
+    text = WF.read_text(encoding="utf-8").replace(
+        '    power: hippies.power\n    cards: [{values: "1-13", survivors: 1}]',
+        '    power: hippies.power\n    cards:\n      - {values: [1, 2, 3, 2], survivors: 1}\n'
+        '      - {values: "3-13", survivors: 1}\n      - {value: 7, survivors: 2}')
+    path = write(tmp_path, "box.yaml", text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "[1, 2, 3, 2]" in l)
+    with pytest.raises(DataProblem) as excinfo:
+        load_box(path)
+    assert problem_of(excinfo) == [
+        f"{path}:{line}:28: factions[2].cards[0].values[3]: the card 'Hippies 2' is listed twice "
+        "(also at factions[2].cards[0].values[1])",
+        f"{path}:{line + 1}:18: factions[2].cards[1].values: the card 'Hippies 3' is listed twice "
+        "(also at factions[2].cards[0].values[2])",
+        f"{path}:{line + 2}:17: factions[2].cards[2].value: the card 'Hippies 7' is listed twice "
+        "(also at factions[2].cards[1].values)",
+    ]
+    assert {d.code for d in excinfo.value.diagnostics} == {"D027"}
+    assert excinfo.value.diagnostics[0].hint == "several cards of one value are given once, with 'value' and 'count'"
+    rendered = excinfo.value.render()
+    assert "      - {value: 7, survivors: 2}\n                    ^\n" in rendered  # the caret under the card
+    # a range that overlaps another names every card listed twice, once; copies made with 'count' are no mistake
+    text = text.replace('[1, 2, 3, 2]', '"1-5"').replace('{value: 7, survivors: 2}', '{value: 14, count: 2, survivors: 2}')
+    path = write(tmp_path, "box.yaml", text)
+    with pytest.raises(DataProblem) as excinfo:
+        load_box(path)
+    assert problem_of(excinfo) == [
+        f"{path}:{line + 1}:18: factions[2].cards[1].values: the cards 'Hippies 3', 'Hippies 4' and 'Hippies 5' "
+        "are listed twice (also at factions[2].cards[0].values)",
+    ]
+
+
 def test_box_faction_of_other_box_needs_mixed(tmp_path):
     text = WF.read_text(encoding="utf-8")
     text = text.replace("factions: [Hippies, Soldiers, Dogs]", "factions: [Hippies, Soldiers, Bikers]")
@@ -297,8 +329,56 @@ def test_yaml_syntax_error_position(tmp_path):
     path = write(tmp_path, "syntax.yaml", "box: woodstock-fever\nfactions: [Hippies\n")
     [diagnostic] = check_data_file(path)
     assert diagnostic.code == "D003"
-    assert (diagnostic.span.file, diagnostic.span.line) == (str(path), 3)
-    assert diagnostic.message.startswith("YAML syntax error:")
+    assert (diagnostic.span.file, diagnostic.span.line, diagnostic.span.column) == (str(path), 2, 11)  # the '['
+    assert diagnostic.message == "YAML syntax error: this '[' is never closed: a ']' is missing"
+    assert diagnostic.hint == "end the list with ']' after its last item, before the file ends"
+
+
+INDENTED = ("line it up with the other lines of its level (the other keys of the same mapping, or the other '- ' "
+            "items of the same list), using spaces")
+
+
+@pytest.mark.parametrize("text, where, message, hint, caret", [
+    # a key indented more than the keys around it
+    ("title: Mine\n  box: woodstock-fever\n", "2:3", "line 2 is indented differently from the lines around it",
+     INDENTED, "      ^^^"),
+    # a key indented less than the one above it, but more than its parent
+    ("title: Mine\ncustom_factions:\n  - name: Goblins\n     power: goblins.power\n", "4:6",
+     "line 4 is indented differently from the lines around it", INDENTED, "         ^^^^^"),
+    ("factions:\n  - Hippies\n - Dogs\n", "3:2", "line 3 is indented differently from the lines around it",
+     INDENTED, "     ^"),
+    ("box: woodstock-fever\n\tfactions: [Hippies]\n", "2:1", "this line is indented with a tab: YAML forbids tabs",
+     "indent with spaces only (set your editor to insert spaces for the Tab key)", "    ^"),
+    ("title: Big\tBang\n", "1:11", "a tab character is not allowed here: YAML forbids tabs outside quotes",
+     "use spaces instead of the tab, or put the value in quotes", "              ^"),
+    ('title: "Mine\nbox: woodstock-fever\n', "1:8", 'this quoted text is never closed: its closing " is missing',
+     'end the text with " on the same line (write \\" for a " inside it)', "           ^^^^^"),
+    ("title: 'Mine\nbox: woodstock-fever\n", "1:8", "this quoted text is never closed: its closing ' is missing",
+     "end the text with ' on the same line (write '' for a ' inside it)", "           ^^^^^"),
+    ("title: 'Bob's game'\n", "1:13", "text goes on after a closing quote",
+     "write '' for a ' inside single quotes (it''s), or put the whole text in double quotes", "                ^"),
+    ("factions: [Hippies, Dogs\nplayers: 3\n", "1:11", "this '[' is never closed: a ']' is missing",
+     "end the list with ']' after its last item, before line 2 starts", "              ^"),
+    ("deal: {2: 16, 3: 14\n", "1:7", "this '{' is never closed: a '}' is missing",
+     "end the mapping with '}' after its last item, before the file ends", "          ^"),
+    ("factions: [Hippies Dogs, \"Soldiers\" Bikers]\n", "1:37", "a ',' is missing between two items of this list",
+     "separate the items of a '[...]' list with ','", "                                        ^"),
+    ("factions: [Hippies, Dogs]]\n", "1:26", "this ']' closes nothing", "remove it, or add the '[' that opens it",
+     "                             ^"),
+    ("title: Dawn: the return\n", "1:12", "a ': ' inside a value starts a new key, and a key cannot start there",
+     'put the value in quotes: title: "Dawn: the return"', "               ^"),
+    ("title: Mine\nbox woodstock-fever\n", "2:1", "this line has no ':': a line of a mapping is 'key: value'",
+     "write: box: woodstock-fever", "    ^^^^^^^^^^^^^^^^^^^"),
+], ids=["key-indented-more", "key-indented-less", "item-indented-less", "tab-indent", "tab-in-value",
+        "unclosed-double-quote", "unclosed-single-quote", "quote-in-single-quotes", "unclosed-bracket",
+        "unclosed-brace", "missing-comma", "stray-bracket", "colon-in-value", "missing-colon"])
+def test_yaml_syntax_errors_are_explained_with_the_fix(text, where, message, hint, caret):
+    with pytest.raises(DataProblem) as excinfo:
+        load_yaml_text(text, "mine.yaml")
+    [diagnostic] = excinfo.value.diagnostics
+    assert (str(diagnostic.span), diagnostic.code) == (f"mine.yaml:{where}", "D003")
+    assert (diagnostic.message, diagnostic.hint) == (f"YAML syntax error: {message}", hint)
+    assert diagnostic.render(text).splitlines()[2] == caret
 
 
 def test_alias_bomb_refused(tmp_path):
@@ -463,7 +543,8 @@ def test_extra_box_in_library(tmp_path):
         "deal: {2: 3, 3: 3, 4: 2, 5: 2}\ncampaign_rounds: 1\ntransfer_cards: 0\n"
         "powers_dir: powers\n"
         "always: []\n"
-        "factions:\n  - {name: Faction A, power: a.power, cards: [{values: [1, 5, 5], survivors: 2}]}\n"
+        "factions:\n  - {name: Faction A, power: a.power, cards: [{values: [1], survivors: 2},\n"
+        "                                              {value: 5, count: 2, survivors: 2}]}\n"
         "scenarios:\n"
         "  - {id: 1, title: Plain, factions: [Faction A]}\n"
         "  - {id: 2, title: Mixed, mixed: true, factions: [Faction A, Hippies], added: [Horde]}\n"

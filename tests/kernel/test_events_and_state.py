@@ -174,7 +174,7 @@ def test_a_choice_between_courses_offers_their_words_and_runs_the_one_chosen(tmp
     position(game, hands={0: ["Jesters 9"], 1: ["Jesters 1"], 2: ["Scientists 1"]}, reserve=[], active=0)
     answer(game, "Jesters 9 on +", "Jesters 1", "Scientists 1")
     assert options(game) == ["Take 4 Survivors", "Give 2 to your left neighbour"]
-    assert "Choose one" in game.decision.prompt
+    assert game.decision.prompt == "Jesters: choose “Take 4 Survivors” or “Give 2 to your left neighbour”"
     answer(game, "Give 2 to your left neighbour@0")
     assert deltas(game) == [3, 2, 0]
 

@@ -65,7 +65,7 @@ def test_a_refused_answer_with_its_message(tmp_path):
     accepted = {"refused": {"answer": "Community 1"}}
     [line] = problems(script(tmp_path, answers=[*TRICK, accepted, "2: Community 0"]))
     assert line == "answers[3]: the answer 'Community 1' should be refused, but it is option 2 of " \
-                   "'Choose one (target) from the other Communities'"
+                   "'Hippies: choose another Community to take the cards of this trick'"
 
 
 def test_no_decision_between_two_points_is_a_check_of_the_next_one(tmp_path):
@@ -82,7 +82,7 @@ def test_a_script_whose_answers_run_out_fails_unless_it_says_it_stops_there(tmp_
     assert problems(script(tmp_path, answers=TRICK, end={"waiting": {"decider": 2, "kind": "choose"}})) == []
     [line] = problems(script(tmp_path, answers=TRICK, end={"waiting": {"decider": 1}}))
     assert line == "end.waiting: Community 1 should decide, but Community 2 does " \
-                   "('Choose one (target) from the other Communities')"
+                   "('Hippies: choose another Community to take the cards of this trick')"
     [line] = problems(script(tmp_path, answers=[*TRICK, "2: Community 0"], end="waiting"))
     assert line == "end: the script says the game is still waiting for a decision, but it is over"
 

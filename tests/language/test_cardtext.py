@@ -364,7 +364,7 @@ def test_the_renderer_names_no_faction_power_or_box():
 def test_decision_prompts_still_work():
     tree = parse(POWER)
     choose = tree.variants[0].hooks[0].body.statements[0]
-    assert describe_choice(choose) == "Choose one (target) from the other Communities"
+    assert describe_choice(choose) == "choose one from the other Communities"
     assert expr(choose.source) == "the other Communities"
 
 
@@ -393,7 +393,7 @@ def test_the_new_constructs_read_as_english():
                   "When a card of this Faction is played:",
                   "When a card of this Faction leads a trick:",
                   "When a trick is won, for each card of this Faction you played to it:",
-                  "After every trick: if the number of tricks the Community that won the trick has won this round is "
+                  "After every trick, for the Community that won it: if the number of tricks the Community that won the trick has won this round is "
                   "at least 3",
                   "At the start of the round, after the deal: choose a number from 1 to 5. Add the number chosen to "
                   "your points.",

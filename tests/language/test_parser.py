@@ -136,6 +136,31 @@ def test_lowercase_power_name(tmp_path):
     assert d.hint == "Faction names start with a capital letter, or are written in quotes"
 
 
+@pytest.mark.parametrize("line, column, hint", [
+    ("    gain count(expedition where faction is Police Officers)", 44,
+     'write: gain count(expedition where faction is "Police Officers")'),
+    ("    next lead Police Officers", 15, 'write: next lead "Police Officers"'),
+    ("    if led in [Hippies, Police Officers] {", 25,
+     'write: if led in [Hippies, "Police Officers"] {; or, if these are two items of the list, separate them '
+     "with ','"),
+])
+def test_a_faction_name_of_two_words_without_quotes(tmp_path, line, column, hint):
+    body = "\n      gain 1\n    }" if line.endswith("{") else ""
+    _, problems = _problems(tmp_path, f"power Foo {{\n  for faction Hippies\n  on win {{\n{line}{body}\n  }}\n}}\n")
+    [d] = problems
+    assert (d.code, d.message, d.hint) == ("S035", 'a name of several words is written in quotes: "Police Officers"',
+                                           hint)
+    assert (d.span.line, d.span.column, d.span.end_column) == (4, column, column + len("Police Officers"))
+
+
+def test_a_power_name_of_two_words_without_quotes(tmp_path):
+    _, problems = _problems(tmp_path, "power Police Officers {\n  for faction Police Officers\n}\n")
+    [d] = problems
+    assert (d.code, d.span.line, d.span.column) == ("S035", 1, 7)
+    assert d.message == 'a name of several words is written in quotes: "Police Officers"'
+    assert d.hint == 'write: power "Police Officers" {'
+
+
 def test_unknown_variant_kind(tmp_path):
     _, problems = _problems(tmp_path, "power Foo {\n  for faction Hippies\n  variant bogus {\n  }\n}\n")
     [d] = problems

@@ -17,6 +17,7 @@ from happydayz.base.errors import DiagnosticSink, Span
 from happydayz.language import ast, parser, render
 from happydayz.language.cardtext import Ctx, Renderer, card_text
 from happydayz.language.checker import CheckedPower, Checker, check
+from happydayz.language.codegen import CodeGenerator
 from happydayz.language.compiler import Compiler, compile_power
 from happydayz.language.formatter import format_source
 from happydayz.language.ir import _Export, power_ir, schema
@@ -53,6 +54,8 @@ WALKS = [
     (Compiler, "expr", ast.EXPRESSIONS),
     (Compiler, "statement", ast.STATEMENTS),
     (Compiler, "effect", EFFECTS_AND_STATE_WRITES),
+    (CodeGenerator, "expr", ast.EXPRESSIONS),
+    (CodeGenerator, "effect", EFFECTS_AND_STATE_WRITES),
     (render._Words, "visit", ast.EXPRESSIONS),
     (Renderer, "group", NAMED),
     (Renderer, "num", NAMED),
@@ -94,6 +97,9 @@ ENTRIES = {
     "compiler expression below a known one": lambda: Compiler(CHECKED).expr(ast.Not(SPAN, STRAY)),
     "compiler statement": lambda: Compiler(CHECKED).block(ast.Block(SPAN, (STRAY,))),
     "compiler effect": lambda: Compiler(CHECKED).handler("effect", STRAY),
+    "code generator expression": lambda: CodeGenerator(CHECKED, {}).expr(STRAY),
+    "code generator expression below a known one": lambda: CodeGenerator(CHECKED, {}).expr(ast.Not(SPAN, STRAY)),
+    "code generator effect": lambda: CodeGenerator(CHECKED, {}).handler("effect", STRAY),
     "decision prompt": lambda: render.expr(STRAY),
     "decision prompt below a known node": lambda: render.expr(ast.Arith(SPAN, "+", ONE, STRAY)),
     "decision prompt of a statement": lambda: render.expr(ast.Repeat(SPAN, 2, ast.Block(SPAN, ()))),

@@ -13,7 +13,7 @@ from happydayz.kernel.setup import prepare
 from happydayz.table.breakdown import breakdown, breakdown_lines
 from happydayz.table.narration import Narrator, narrate
 from happydayz.table.powers import find_in_play, power_label, powers_in_play
-from happydayz.table.session import TableSession, bot_names, card_order, prompt_of
+from happydayz.table.session import TableSession, bot_names, card_order
 
 EFFECTS = ("move", "score", "next_leader", "next_lead")
 SCENARIOS = ["woodstock-fever/1", "woodstock-fever/2", "woodstock-fever/5", "american-dream/6", "american-dream/8",
@@ -194,8 +194,9 @@ def test_power_choices_name_their_power():
             decision = session.game.decision
             if decision.kind in ("choose", "ask"):
                 name, variant, _ = session.game.asking_power()
-                prompt = prompt_of(session.game, decision)
+                prompt = decision.prompt  # named once, when the power is compiled
                 assert prompt.startswith(power_label(session.game, name, variant) + ": ")
+                assert ": " not in prompt[len(power_label(session.game, name, variant)) + 2:]
                 assert session.decision_record()["prompt"] == prompt
                 return
             session.answer(rng.randrange(len(decision.options)))

@@ -58,7 +58,7 @@ def test_powers_explain_and_count_during_a_game(capsys, monkeypatch):
 def test_prompts_name_the_power(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, "play", "--scenario", "woodstock-fever/2", "--express", "--seed", "7",
                        stdin="1\n" * 400)
-    prompts = re.findall(r"^(\S[^\n]*): Choose [^\n]*$", out, re.M)
+    prompts = re.findall(r"^(\S[^\n]*): choose [^\n]*$", out, re.M)
     assert "Dogs (TRAINING)" in prompts and "Soldiers (REINFORCEMENTS)" in prompts, prompts
 
 

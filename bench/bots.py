@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""How fast do the bots think? ISMCTS iterations per second and decisions per second.
+
+    python bench/bots.py                      # a table (about a minute on an idle 2-core machine)
+    python bench/bots.py --json               # the same figures as JSON, and nothing else, on stdout
+    python bench/bots.py --quick              # a tiny budget: checks the script, not the speed
+    python bench/bots.py --profile ismcts     # also a cProfile of the searches (top 30 by own time), on stderr
+    python bench/bots.py --profile greedy     # … of GreedyAgent's decisions
+
+A fixed set of decisions: random express games of woodstock-fever/1 and
+american-dream/1 (4 players, the games seeded from --seed), every third lead
+or follow with a choice, up to --decisions per scenario. At each of them a
+fresh ISMCTSAgent (seeded from --seed and the decision's number, the default
+configuration, an --iterations budget: iterations, not milliseconds, so that
+the work is the same on every machine) answers it, and so does a fresh
+GreedyAgent; the observation is handed over as `play_game` hands it (made on
+the bot's first read, which is timed).
+
+It prints, per scenario and over both: ISMCTS iterations per second (over the
+decisions it searched), ISMCTS decisions per second, GreedyAgent decisions per
+second, and a fingerprint of the moves chosen (the same fingerprint from two
+versions of the code says they chose the same moves). Times are CPU time of
+this process (time.process_time), the median of --repeats runs over the same
+decisions. The figures are printed, never checked: compare two versions by
+running this script against each, one after the other, on the same machine.
+
+A busy machine slows everything down alike, so each repeat also times the
+floor of bench/bench.py (a bare pure-Python trick loop) between the bots'
+decisions, and the script prints what an ISMCTS iteration and a GreedyAgent
+decision cost in floor tricks: those two figures move far less with the
+machine's load than the rates do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import hashlib
+import io
+import json
+import platform
+import pstats
+import random
+import statistics
+import sys
+import time
+
+from bench import time_floor  # the floor: bench/bench.py's bare trick loop (this folder is on the path)
+
+SCENARIOS = ("woodstock-fever/1", "american-dream/1")
+PLAYERS = 4
+FLOOR_ROUNDS = 300  # floor rounds timed beside each scenario's decisions, in each repeat
+clock = time.process_time  # CPU seconds of this process: another process's load does not count
+
+
+def decisions(scenario: str, count: int, seed: int) -> list:
+    """[(game at the decision, decision)]: every third lead or follow with a choice of random express games."""
+    from happydayz.data.environment import Environment
+    from happydayz.kernel.game import Game
+    from happydayz.kernel.setup import prepare
+
+    setup, _ = prepare(Environment(), scenario, players=PLAYERS, express=True)
+    rng = random.Random(f"{seed}/{scenario}")
+    out: list = []
+    game_seed = seed
+    while len(out) < count:
+        game = Game(setup, game_seed)
+        seen = 0
+        while game.decision is not None and len(out) < count:
+            d = game.decision
+            if d.kind in ("lead", "follow") and len(d.options) > 1:
+                seen += 1
+                if seen % 3 == 0:
+                    out.append((game.copy(), d))
+            game.apply(rng.randrange(len(d.options)))
+        game_seed += 1
+    return out
+
+
+def _observation(game, seat: int):
+    from happydayz.players.agents import Observation
+
+    return Observation(lambda: game.observe(seat))
+
+
+def run_ismcts(positions: list, iterations: int, seed: int) -> tuple[float, float, int, int, list]:
+    """(seconds of all decisions, seconds of the searched ones, iterations, searched decisions, moves)."""
+    from happydayz.players.ismcts import ISMCTSAgent
+
+    total = searched_seconds = 0.0
+    done = searched = 0
+    moves = []
+    for k, (game, d) in enumerate(positions):
+        agent = ISMCTSAgent(seed=f"{seed}/{k}", iterations=iterations).bind(game.setup, d.actor)
+        obs = _observation(game, d.actor)
+        start = clock()
+        moves.append(agent.decide(obs, d))
+        elapsed = clock() - start
+        total += elapsed
+        if agent.stats["iterations"]:
+            searched_seconds += elapsed
+            done += agent.stats["iterations"]
+            searched += 1
+    return total, searched_seconds, done, searched, moves
+
+
+def run_greedy(positions: list, seed: int) -> tuple[float, list]:
+    """(seconds, moves): a fresh GreedyAgent answers each decision."""
+    from happydayz.players.greedy import GreedyAgent
+
+    total = 0.0
+    moves = []
+    for k, (game, d) in enumerate(positions):
+        agent = GreedyAgent(f"{seed}/{k}").bind(game.setup, d.actor)
+        obs = _observation(game, d.actor)
+        start = clock()
+        moves.append(agent.decide(obs, d))
+        total += clock() - start
+    return total, moves
+
+
+def fingerprint(moves: list) -> str:
+    return hashlib.sha256(json.dumps(moves).encode()).hexdigest()[:12]
+
+
+def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
+    sets = {sid: decisions(sid, count, seed) for sid in SCENARIOS}
+    run_ismcts(sets[SCENARIOS[0]][:1], 5, seed)  # warm up: imports, first-call caches
+    gc.collect()
+    result: dict = {
+        "machine": {"python": platform.python_version(), "implementation": platform.python_implementation()},
+        "budget": {"decisions_per_scenario": count, "iterations": iterations, "repeats": repeats, "seed": seed,
+                   "players": PLAYERS},
+        "scenarios": {},
+    }
+    overall = {"ismcts": [], "ismcts_decisions": [], "greedy": [], "floor_us": [], "iteration_floor": [],
+               "greedy_floor": []}
+    per = {sid: {"ismcts": [], "ismcts_decisions": [], "greedy": []} for sid in SCENARIOS}
+    moves = {}
+    floor_rounds = max(FLOOR_ROUNDS * count // 12, 10)
+    for r in range(repeats):
+        sums = [0.0, 0.0, 0, 0, 0.0, 0]  # all seconds, searched seconds, iterations, decisions, greedy seconds, n
+        f_seconds = f_tricks = 0
+        for j, (sid, positions) in enumerate(sets.items()):
+            s, t = time_floor(floor_rounds // 2, seed * 1000 + r * 10 + j)  # the floor, in turn with the bots
+            f_seconds, f_tricks = f_seconds + s, f_tricks + t
+            total, searched_s, its, _, ismcts_moves = run_ismcts(positions, iterations, seed)
+            g_total, greedy_moves = run_greedy(positions, seed)
+            s, t = time_floor(floor_rounds - floor_rounds // 2, seed * 1000 + r * 10 + j + 5)
+            f_seconds, f_tricks = f_seconds + s, f_tricks + t
+            per[sid]["ismcts"].append(its / searched_s if searched_s else 0.0)
+            per[sid]["ismcts_decisions"].append(len(positions) / total)
+            per[sid]["greedy"].append(len(positions) / g_total if g_total else 0.0)
+            moves[sid] = {"ismcts": fingerprint(ismcts_moves), "greedy": fingerprint(greedy_moves)}
+            for i, v in enumerate((total, searched_s, its, len(positions), g_total)):
+                sums[i] += v
+        floor = f_seconds / f_tricks  # seconds per floor trick
+        overall["ismcts"].append(sums[2] / sums[1] if sums[1] else 0.0)
+        overall["ismcts_decisions"].append(sums[3] / sums[0])
+        overall["greedy"].append(sums[3] / sums[4] if sums[4] else 0.0)
+        overall["floor_us"].append(floor * 1e6)
+        overall["iteration_floor"].append(sums[1] / sums[2] / floor if sums[2] else 0.0)
+        overall["greedy_floor"].append(sums[4] / sums[3] / floor)
+    median = statistics.median
+    for sid in SCENARIOS:
+        result["scenarios"][sid] = {
+            "ismcts_iterations_per_second": round(median(per[sid]["ismcts"]), 1),
+            "ismcts_decisions_per_second": round(median(per[sid]["ismcts_decisions"]), 2),
+            "greedy_decisions_per_second": round(median(per[sid]["greedy"]), 1),
+            "moves": moves[sid],
+        }
+    result["ismcts_iterations_per_second"] = round(median(overall["ismcts"]), 1)
+    result["ismcts_iterations_per_second_range"] = [round(min(overall["ismcts"]), 1), round(max(overall["ismcts"]), 1)]
+    result["ismcts_decisions_per_second"] = round(median(overall["ismcts_decisions"]), 2)
+    result["greedy_decisions_per_second"] = round(median(overall["greedy"]), 1)
+    result["floor_us_per_trick"] = round(median(overall["floor_us"]), 3)
+    # what an ISMCTS iteration and a GreedyAgent decision cost, in floor tricks (measured in each repeat)
+    result["ismcts_iteration_floor_tricks"] = round(median(overall["iteration_floor"]), 1)
+    result["greedy_decision_floor_tricks"] = round(median(overall["greedy_floor"]), 1)
+    return result
+
+
+def profile(bot: str, count: int, iterations: int, seed: int, top: int = 30) -> str:
+    sets = [decisions(sid, count, seed) for sid in SCENARIOS]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for positions in sets:
+        if bot == "greedy":
+            run_greedy(positions, seed)
+        else:
+            run_ismcts(positions, iterations, seed)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def render(result: dict) -> str:
+    b = result["budget"]
+    lines = [f"bots benchmark (Python {result['machine']['python']}; {b['decisions_per_scenario']} decisions per "
+             f"scenario, {b['players']} players, {b['iterations']} iterations, median of {b['repeats']}, "
+             f"seed {b['seed']})", "",
+             f"  {'':<22}{'ISMCTS it/s':>13}{'ISMCTS dec/s':>14}{'greedy dec/s':>14}   moves (ismcts, greedy)"]
+    for sid, r in result["scenarios"].items():
+        lines.append(f"  {sid:<22}{r['ismcts_iterations_per_second']:>13.1f}{r['ismcts_decisions_per_second']:>14.2f}"
+                     f"{r['greedy_decisions_per_second']:>14.1f}   {r['moves']['ismcts']} {r['moves']['greedy']}")
+    low, high = result["ismcts_iterations_per_second_range"]
+    lines.append(f"  {'both':<22}{result['ismcts_iterations_per_second']:>13.1f}"
+                 f"{result['ismcts_decisions_per_second']:>14.2f}{result['greedy_decisions_per_second']:>14.1f}"
+                 f"   (ISMCTS it/s over the repeats: {low:.1f}-{high:.1f})")
+    lines += ["",
+              f"  floor (bench.py's bare trick loop)  {result['floor_us_per_trick']:.2f} us/trick",
+              f"  an ISMCTS iteration                 {result['ismcts_iteration_floor_tricks']:.1f} floor tricks",
+              f"  a GreedyAgent decision              {result['greedy_decision_floor_tricks']:.1f} floor tricks"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="ISMCTS iterations per second and bot decisions per second.")
+    parser.add_argument("--decisions", type=int, default=12, help="decisions per scenario (default 12)")
+    parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision (default 100)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs over the same decisions; the median (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the games and the bots (default 1)")
+    parser.add_argument("--quick", action="store_true", help="2 decisions per scenario, 10 iterations, 1 repeat")
+    parser.add_argument("--json", action="store_true", help="print JSON only, on stdout")
+    parser.add_argument("--profile", choices=("ismcts", "greedy"),
+                        help="also print a cProfile of that bot's decisions (top 30 by own time) on stderr")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.decisions, args.iterations, args.repeats = 2, 10, 1
+    result = measure(args.decisions, args.iterations, args.repeats, args.seed)
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    if args.profile:
+        print(profile(args.profile, args.decisions, args.iterations, args.seed), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
