@@ -18,7 +18,8 @@ the bot's first read, which is timed).
 
 It prints, per scenario and over both: ISMCTS iterations per second (over the
 decisions it searched), ISMCTS decisions per second, GreedyAgent decisions per
-second, and a fingerprint of the moves chosen (the same fingerprint from two
+second, the cost of one determinization as a search makes it (--iterations of
+them per decision), and a fingerprint of the moves chosen (the same fingerprint from two
 versions of the code says they chose the same moves). Times are CPU time of
 this process (time.process_time), the median of --repeats runs over the same
 decisions. The figures are printed, never checked: compare two versions by
@@ -120,6 +121,30 @@ def run_greedy(positions: list, seed: int) -> tuple[float, list]:
     return total, moves
 
 
+def run_samples(positions: list, samples: int, seed: int) -> float:
+    """Seconds for `samples` determinizations of each decision's observation, as a search makes them.
+
+    (With a tree older than determinize.Sampler, through sample_state: this script can measure the
+    code of before too.)
+    """
+    from happydayz.kernel import determinize
+
+    total = 0.0
+    for k, (game, d) in enumerate(positions):
+        rng = random.Random(f"{seed}/{k}/samples")
+        observation = game.observe(d.actor)
+        start = clock()
+        if hasattr(determinize, "Sampler"):
+            sampler = determinize.Sampler(game.setup, observation, decision=d, quiet=True)
+            for _ in range(samples):
+                sampler.sample(rng)
+        else:  # pragma: no cover - the code of before
+            for _ in range(samples):
+                determinize.sample_state(game.setup, observation, rng, decision=d, quiet=True)
+        total += clock() - start
+    return total
+
+
 def fingerprint(moves: list) -> str:
     return hashlib.sha256(json.dumps(moves).encode()).hexdigest()[:12]
 
@@ -135,7 +160,7 @@ def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
         "scenarios": {},
     }
     overall = {"ismcts": [], "ismcts_decisions": [], "greedy": [], "floor_us": [], "iteration_floor": [],
-               "greedy_floor": []}
+               "greedy_floor": [], "sample_us": []}
     per = {sid: {"ismcts": [], "ismcts_decisions": [], "greedy": []} for sid in SCENARIOS}
     moves = {}
     floor_rounds = max(FLOOR_ROUNDS * count // 12, 10)
@@ -156,6 +181,9 @@ def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
             for i, v in enumerate((total, searched_s, its, len(positions), g_total)):
                 sums[i] += v
         floor = f_seconds / f_tricks  # seconds per floor trick
+        samples = max(iterations, 1)
+        overall["sample_us"].append(sum(run_samples(positions, samples, seed) for positions in sets.values())
+                                    / (samples * sum(len(positions) for positions in sets.values())) * 1e6)
         overall["ismcts"].append(sums[2] / sums[1] if sums[1] else 0.0)
         overall["ismcts_decisions"].append(sums[3] / sums[0])
         overall["greedy"].append(sums[3] / sums[4] if sums[4] else 0.0)
@@ -175,6 +203,7 @@ def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
     result["ismcts_decisions_per_second"] = round(median(overall["ismcts_decisions"]), 2)
     result["greedy_decisions_per_second"] = round(median(overall["greedy"]), 1)
     result["floor_us_per_trick"] = round(median(overall["floor_us"]), 3)
+    result["determinization_us"] = round(median(overall["sample_us"]), 1)  # one sampled state, as a search makes it
     # what an ISMCTS iteration and a GreedyAgent decision cost, in floor tricks (measured in each repeat)
     result["ismcts_iteration_floor_tricks"] = round(median(overall["iteration_floor"]), 1)
     result["greedy_decision_floor_tricks"] = round(median(overall["greedy_floor"]), 1)
@@ -212,7 +241,8 @@ def render(result: dict) -> str:
     lines += ["",
               f"  floor (bench.py's bare trick loop)  {result['floor_us_per_trick']:.2f} us/trick",
               f"  an ISMCTS iteration                 {result['ismcts_iteration_floor_tricks']:.1f} floor tricks",
-              f"  a GreedyAgent decision              {result['greedy_decision_floor_tricks']:.1f} floor tricks"]
+              f"  a GreedyAgent decision              {result['greedy_decision_floor_tricks']:.1f} floor tricks",
+              f"  one determinization (in a search)   {result['determinization_us']:.1f} us"]
     return "\n".join(lines)
 
 

@@ -8,8 +8,10 @@ them as they are. For ISMCTS the test also checks the statistics of each
 search's root (per move: visits, availability, summed reward), a far finer
 check than the move played, which mostly is GreedyAgent's.
 
-If a change of the bots' *play* is wanted, record the moves again:
-`python tests/players/test_bots_decide_the_same.py` prints them.
+If a change of the bots' *play* is wanted (or of the games: the rules, the
+bundled powers, the Jesters power of test_bots_answer_modded_choices.py),
+record the moves again: `PYTHONPATH=tests python
+tests/players/test_bots_decide_the_same.py` prints them.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ def test_quick_json_run_reports_every_figure():
         assert figures["ismcts_iterations_per_second"] > 0 and figures["greedy_decisions_per_second"] > 0
         assert len(figures["moves"]["ismcts"]) == len(figures["moves"]["greedy"]) == 12
     for key in ("ismcts_iterations_per_second", "ismcts_decisions_per_second", "greedy_decisions_per_second",
-                "floor_us_per_trick", "ismcts_iteration_floor_tricks", "greedy_decision_floor_tricks"):
+                "floor_us_per_trick", "ismcts_iteration_floor_tricks", "greedy_decision_floor_tricks",
+                "determinization_us"):
         assert isinstance(result[key], (int, float)) and result[key] > 0, key
     assert result["budget"]["iterations"] == 10
