@@ -187,7 +187,7 @@ def test_a_handler_named_for_no_class_of_the_syntax_tree_fails_when_its_class_is
 
 # ------------------------------------------------------- every construct, every walker
 # tests/language/data/every_new_construct.power writes every construct issue 14 added to the
-# language (docs/design-events.md); each walker goes through all of it.
+# language (docs/language.md); each walker goes through all of it.
 
 NEW_CONSTRUCTS = Path(__file__).parent / "data" / "every_new_construct.power"
 NEW_CLASSES = (ast.StateOf, ast.SetState, ast.AddState, ast.ChooseMode, ast.ModeOption, ast.Declare, ast.SetSide,
