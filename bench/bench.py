@@ -7,6 +7,7 @@
     python bench/bench.py --profile  # also the top functions of a cProfile of the playouts (stderr)
     python bench/bench.py --calls    # only Python function calls per trick: a count no machine load changes
     python bench/bench.py --no-codegen          # the same with the powers run as the compiler's closures
+    python bench/bench.py --no-fast-tricks      # the same with the kernel's own trick loop (kernel.fastpath off)
     python bench/bench.py --compare-codegen     # only the playouts, generated code and closures in turn
 
 (bench/instructions.py counts the same playouts' machine instructions under Valgrind.)
@@ -229,6 +230,13 @@ def time_load_powers(build_parser: bool, codegen: bool = True) -> tuple[float, i
 
 # ----------------------------------------------------------------------- main
 
+def fast_tricks_on() -> bool:
+    """Whether Game.play (without an event log) runs the trick loop generated per setup (kernel.fastpath)."""
+    from happydayz.kernel import fastpath
+
+    return fastpath.ENABLED
+
+
 def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
     if quick:
         repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
@@ -313,6 +321,7 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
                    "floor_rounds": floor_rounds, "simulate_games_per_scenario": sim_games,
                    "greedy_games_per_scenario": greedy_share * slices},
         "codegen": codegen,  # the powers ran as generated code (else as the compiler's closures)
+        "fast_tricks": fast_tricks_on(),  # the tricks ran in the loop generated per setup (kernel.fastpath)
         "playout_us_per_trick": round(median(playout_us), 2),
         "playout_us_per_trick_by_scenario": {sid: round(median(v), 2) for sid, v in per_scenario.items()},
         "tricks_per_round": {sid: round(tricks_seen[sid] / (repeats * games), 2) for sid in SCENARIOS},
@@ -454,9 +463,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the seed of the games and the floor (default 1)")
     parser.add_argument("--no-codegen", dest="codegen", action="store_false",
                         help="run the powers as the compiler's closures, not as the code generated for them")
+    parser.add_argument("--no-fast-tricks", dest="fast_tricks", action="store_false",
+                        help="play the tricks with the kernel's own loop, not the one generated per setup "
+                             "(kernel.fastpath)")
     parser.add_argument("--compare-codegen", action="store_true",
                         help="only the playouts, with generated code and with closures in turn: the speed-up")
     args = parser.parse_args(argv)
+    if not args.fast_tricks:
+        from happydayz.kernel import fastpath
+
+        fastpath.ENABLED = False
     if args.compare_codegen:
         compared = compare_codegen(quick=args.quick, seed=args.seed)
         print(json.dumps(compared, indent=2) if args.json else "\n".join([

@@ -25,6 +25,7 @@ from typing import Callable
 from happydayz.language import vm
 from happydayz.language.compiler import Blind, VariantProgram
 from happydayz.base.errors import GameRuleError
+from happydayz.kernel import fastpath
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
@@ -191,6 +192,12 @@ class Game:
         """
         phases, answers, record = _PHASES, self.answers, self.record
         rounds = len(self.history)
+        while not record and fastpath.ENABLED:  # the trick loop generated for this setup (kernel.fastpath)
+            loop = fastpath.loop_for(self)
+            if loop is None:
+                break
+            if loop(self, choose, round_only, rounds):
+                return
         while True:
             d = self.decision
             if d is None:
@@ -1317,6 +1324,9 @@ class Game:
 # The phases and the answers by name: the loop looks them up at every step.
 _PHASES = {name[len("_phase_"):]: f for name, f in vars(Game).items() if name.startswith("_phase_")}
 _ANSWERS = {name[len("_answer_"):]: f for name, f in vars(Game).items() if name.startswith("_answer_")}
+# what the trick loop generated per setup names of this module (see kernel.fastpath)
+fastpath.KERNEL.update(Decision=Decision, PHASES=_PHASES, ANSWERS=_ANSWERS, LEAD_PROMPT=LEAD_PROMPT,
+                       STOP_OPTION=_STOP_OPTION, UNANSWERED=_UNANSWERED, _follow_prompt=_follow_prompt)
 
 
 def _copy_rng(rng: random.Random) -> random.Random:

@@ -1,0 +1,461 @@
+"""The trick loop as Python source generated for one set-up: Game.play's fast path without an event log.
+
+A random playout goes round the trick loop at every play (Game's
+`_phase_start_trick`, `_phase_lead`, `_legal_options`, `_answer_follow`,
+`_phase_follow`, `_phase_resolve`, `_winning_play`, `_phase_powers`,
+`_phase_end_trick`), calling a method at each step and reading, at each play,
+facts that never change in a game of one set-up: how many Communities there are,
+the names of their zones, which Factions may always be played, which never set
+the Faction led, which have a `trumps` rule, which block the led power, whether
+an Encounter card is turned up. In the manner of `language.codegen`, this module
+writes, for one set-up (GameSetup) and the Factions and variants in force (an
+InForce), one Python function — `play(game, choose, round_only, rounds)` — that
+runs Game.play's loop with the trick path inline and those facts folded in as
+literals, compiles it once and keeps it on the set-up's CardTables.
+
+- **The kernel is the reference.** The generated loop does what Game.play does
+  with `record=False`, in the same order: the same decisions (the same option
+  objects, actor, kind and prompt), the same calls of `choose` with the game in
+  the same state, the same answers recorded, the same random draws, the same
+  zones, populations, history. Anything else — a Transfer, a power's choice, a
+  count, a Faction change — is handed to the kernel's own phases and answers.
+  `tests/kernel/test_fast_trick_path.py` plays every bundled scenario both ways.
+- **It steps aside.** No function is made (None) when a power in force has a
+  rule on who wins or on what may be played, or an event hook (`on lead`, `on
+  play`, `on trick`, `after trick`, `start`, `game end`): Game.play then runs its
+  own loop. The generated loop returns False when the Factions in force change
+  (a Faction change, a drawn power), and Game.play looks again.
+- **Nothing a modder wrote is pasted into the source.** The identifiers are the
+  generator's; a Faction's name or a zone's key is re-emitted with repr() once
+  checked to be a str, a count with repr() once checked to be an int.
+- **The switch.** `fastpath.ENABLED = False` (or HAPPYDAYZ_FAST_TRICKS=0 in the
+  environment, or `bench/bench.py --no-fast-tricks`) runs the kernel's loop, as
+  does a game with an event log (`record=True`); both play the same games.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from operator import itemgetter
+from typing import Any, Callable
+
+from happydayz.language import vm
+from happydayz.kernel.layout import Trick
+from happydayz.kernel.tables import pick
+
+#: Whether Game.play (without an event log) runs the generated trick loop. The environment variable
+#: HAPPYDAYZ_FAST_TRICKS=0 turns it off in a new process (bench/instructions.py's children, say).
+ENABLED = os.environ.get("HAPPYDAYZ_FAST_TRICKS", "1") != "0"
+
+_MISSING = object()
+_PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
+
+
+def _str(value: object) -> str:
+    if type(value) is not str:
+        raise TypeError(f"expected a str, not {type(value).__name__}")
+    return repr(value)
+
+
+def _int(value: object) -> str:
+    if type(value) is not int:
+        raise TypeError(f"expected an int, not {type(value).__name__}")
+    return repr(value)
+
+
+def _strs(values) -> str:
+    items = sorted(values)
+    for item in items:
+        _str(item)
+    # written for `in` tests only: CPython makes a set display there a frozenset constant
+    return "{" + ", ".join(map(repr, items)) + "}" if items else "()"
+
+
+def _str_tuple(values) -> str:
+    return "(" + "".join(_str(v) + ", " for v in values) + ")"
+
+
+def _int_tuple(values) -> str:
+    return "(" + "".join(_int(v) + ", " for v in values) + ")"
+
+
+# The loop. Names in capitals are the per-set-up literals (replaced below) or the
+# namespace's objects; the other names are the generator's own locals.
+_TEMPLATE = '''
+def play(game, choose, round_only, rounds):
+    answers = game.answers
+    tables = game.tables
+    faction_of = tables.faction
+    value_of = tables.value
+    lead_table = tables.lead
+    follow_table = tables.follow
+    answering = UNANSWERED
+    while True:
+        if game._in_force is not IN_FORCE:
+            return False
+        d = game.decision
+        if d is None:
+            if game.over:
+                return True
+            if game.phase != 'start_trick':
+                PHASES[game.phase](game)
+                continue
+        else:
+            if round_only and len(game.history) != rounds:
+                return True
+            index = choose(d)
+            options = d.options
+            if type(index) is not int or index < 0 or index >= len(options):
+                game._answer(d, index)
+                continue
+            value = options[index][0]
+            answers.append(index)
+            game.decision = None
+            kind = d.kind
+            if kind == 'follow':
+                card = value
+                trick = game.trick
+            elif kind == 'lead':
+                card, side = value
+                trick = game.trick
+                trick.side = side
+            elif (kind == 'choose' or kind == 'ask') and game.phase == 'powers' and game.after_frames == 'end_trick':
+                answering = value  # a choice of a trick's hook: Game._answer_choose, run on below
+            else:
+                ANSWERS[kind](game, d, value)
+                continue
+            if kind == 'follow' or kind == 'lead':
+                # ---- Game._answer_follow: the card is played
+                seat = d.actor
+                faction = faction_of[card]
+                zones = game.zones
+                loc = game.loc
+                zones[loc[card]].remove(card)
+                zones['table'].append(card)
+                loc[card] = 'table'
+                led = trick.led
+                trump = False
+                if faction != led:
+                    if led is None:
+                        if faction not in @NEVER_LEADS@:
+                            trick.led = faction
+                            trick.prompt = None
+                    else:
+                        if faction not in @ALWAYS@:
+                            game.voids[seat].add(led)
+@TRUMPS@
+                plays = trick.plays
+                plays.append((seat, card, trump))
+                game.phase = 'follow'
+                # ---- Game._phase_follow: the next seat that holds cards, else the trick is resolved
+                leader = trick.leader
+                while True:
+                    seat = @NEXT@[seat]
+                    if seat == leader:
+                        break
+                    if zones[@HAND_KEYS@[seat]] or zones[@TRANSFER_KEYS@[seat]]:
+                        break
+                if seat != leader:
+                    held = zones[@HAND_KEYS@[seat]]
+                    received = zones[@TRANSFER_KEYS@[seat]]
+                    if received:
+                        held = held + received
+                    led = trick.led
+                    if led is not None:
+                        rule = PLAYABLE.get(led)
+                        if rule is None:
+                            rule = _playable(tables, IN_FORCE, led)
+                        legal = list(filter(rule[0].__contains__, held))
+                        if len(legal) != len(held) and not rule[1].isdisjoint(legal):
+                            held = legal
+                    if len(held) > 1:
+                        options = itemgetter(*held)(follow_table)
+                    else:
+                        options = (follow_table[held[0]],)
+                    d = game.decision = _new(Decision)
+                    d.actor = seat
+                    d.kind = 'follow'
+                    d.prompt = trick.prompt or _follow_prompt(trick)
+                    d.options = options
+                    continue
+                # ---- Game._phase_resolve
+                game.phase = 'resolve'
+                if trick.declared:
+                    play = game._ruled_winning_play()
+                else:
+                    led = trick.led
+@WINNING@
+                winner = play[0] if play is not None else leader
+                dest = @EXPEDITION_KEYS@[winner]
+                table = zones['table']
+                played = tuple(table)
+                table.clear()
+                won = played
+                encounter = ()
+                if trick.encounter is not None:
+                    encounter = (trick.encounter,)
+                    won += encounter
+                    zones['encounter'].remove(trick.encounter)
+                seen = game.seen
+                for card in won:
+                    loc[card] = dest
+                    seen[card] = True
+                zones[dest].extend(won)
+                blocked = play is not None and play[2] and faction_of[play[1]] in @BLOCKS@
+                game.active = winner
+                game.tricks_won[winner] += 1
+                hook = None
+                led = trick.led
+                if play is not None and led is not None and not blocked:
+                    hook = WIN_HOOKS[led] if led in WIN_HOOKS else game._win_hook(led)
+                winning = play[1] if play is not None else plays[0][1]
+                frames = game.frames
+                if hook is not None:
+                    f = _new(Frame)
+                    f.key = hook[0]
+                    f.me = winner
+                    f.this = None
+                    f.trick = played
+                    f.encounter = encounter
+                    f.led = led
+                    f.leader = leader
+                    f.card = None
+                    f.winner = winner
+                    f.winning = winning
+                    f.side = trick.side
+                    f.pc = f.steps = 0
+                    f.env = {}
+                    f.buffer = f.picked = f.g = None
+                    frames.append(f)
+                game.after_frames = 'end_trick'
+                game.phase = 'powers'
+            frames = game.frames
+            # ---- Game._phase_powers
+            asked = False
+            while frames:
+                frame = frames[0]
+                program = PROGRAMS[frame.key]
+                if answering is not UNANSWERED:
+                    answer(frame, program, answering)
+                    answering = UNANSWERED
+                request = run(game, frame, program)
+                if request is not None:
+                    actor, kind, prompt, values, element = request
+                    made = OPTIONS_OF[element]
+                    if values[-1] is STOP:
+                        options = (*pick(made, values[:-1]), STOP_OPTION)
+                    elif len(values) > 1:
+                        options = itemgetter(*values)(made)
+                    else:
+                        options = (made[values[0]],)
+                    d = game.decision = _new(Decision)
+                    d.actor = actor
+                    d.kind = kind
+                    d.prompt = prompt
+                    d.options = options
+                    asked = True
+                    break
+                frames.pop(0)
+            answering = UNANSWERED
+            if asked:
+                continue
+            if game.after_frames != 'end_trick':
+                game.phase = game.after_frames
+                PHASES[game.phase](game)
+                continue
+            # ---- Game._phase_end_trick
+            game.phase = 'end_trick'
+            if game.designated is not None:
+                game.active = game.designated
+            game.trick = None
+            if game.round_ends:
+                game.phase = 'count'
+                continue
+            game.phase = 'start_trick'
+            continue
+        # ---- Game._phase_start_trick (the phase is start_trick, no decision waits)
+        zones = game.zones
+@ANY_HELD@
+        else:
+            game.phase = 'count'
+            continue
+        if game.tricks_played >= @NCARDS@:
+            PHASES['start_trick'](game)
+            continue
+        game.tricks_played += 1
+        encounter = None
+@ENCOUNTER@
+        leader = game.designated if game.designated is not None else game.active
+        game.designated = None
+        while not (zones[@HAND_KEYS@[leader]] or zones[@TRANSFER_KEYS@[leader]]):
+            leader = @NEXT@[leader]
+        named = game.named_lead
+        trick = game.trick = _new(Trick)
+        trick.leader = leader
+        trick.encounter = encounter
+        trick.led = named
+        trick.side = trick.prompt = trick.declared = None
+        trick.plays = []
+        trick.named = named is not None
+        game.named_lead = None
+        game.phase = 'lead'
+        # ---- Game._phase_lead, with Game._legal_options
+        held = zones[@HAND_KEYS@[leader]]
+        received = zones[@TRANSFER_KEYS@[leader]]
+        if received:
+            held = held + received
+        if named is not None:
+            rule = PLAYABLE.get(named)
+            if rule is None:
+                rule = _playable(tables, IN_FORCE, named)
+            legal = list(filter(rule[0].__contains__, held))
+            if len(legal) != len(held) and not rule[1].isdisjoint(legal):
+                held = legal
+        if len(held) > 1:
+            options = sum(itemgetter(*held)(lead_table), ())
+        else:
+            options = sum((lead_table[held[0]],), ())
+        d = game.decision = _new(Decision)
+        d.actor = leader
+        d.kind = 'lead'
+        d.prompt = LEAD_PROMPT
+        d.options = options
+'''
+
+# A card off the Faction led with a `trumps` rule: Game._answer_follow's test, as it is.
+_TRUMPS = '''
+                        if faction in TRUMP_RULES:
+                            void = not any(faction_of[c] == led for c in game.held(seat))
+                            ctx = Ctx(game, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=led,
+                                      leader=trick.leader, card=card, void=void, side=trick.side)
+                            trump = bool(TRUMP_RULES[faction](ctx))
+'''
+
+# Game._winning_play (with Game._trumping_play when a power in force may trump).
+_WINNING_TRUMPS = '''
+                    high = trick.side == '+'
+                    play = None
+                    best_value = 0
+                    for p in plays:
+                        if p[2]:
+                            play = game._trumping_play()
+                            break
+                        v = value_of[p[1]]
+                        if v is None or faction_of[p[1]] != led:
+                            continue
+                        if play is None or ((v > best_value) if high else (v < best_value)):
+                            play, best_value = p, v
+'''
+_WINNING = '''
+                    high = trick.side == '+'
+                    play = None
+                    best_value = 0
+                    for p in plays:
+                        v = value_of[p[1]]
+                        if v is None or faction_of[p[1]] != led:
+                            continue
+                        if play is None or ((v > best_value) if high else (v < best_value)):
+                            play, best_value = p, v
+'''
+
+
+def _playable(tables, in_force, led: str) -> tuple:
+    """Game._legal_options's rule for the Faction led, made and kept as it makes it."""
+    cards_of = tables.cards_of
+    empty: frozenset[int] = frozenset()
+    of_led = cards_of.get(led, empty)
+    rule = in_force.playable[led] = (of_led.union(*(cards_of.get(f, empty) for f in in_force.always_playable)),
+                                     of_led)
+    return rule
+
+
+#: What the generated loop names of the kernel's game module, which imports this one: filled in by it
+#: (kernel.game, at its end) with Decision, PHASES, ANSWERS, LEAD_PROMPT, STOP_OPTION, UNANSWERED, _follow_prompt.
+KERNEL: dict[str, Any] = {}
+
+
+def _namespace() -> dict[str, Any]:
+    return {
+        "__builtins__": {},
+        "len": len, "type": type, "int": int, "list": list, "filter": filter, "sum": sum, "tuple": tuple,
+        "bool": bool, "any": any, "itemgetter": itemgetter,
+        "_new": object.__new__, "Trick": Trick, "Frame": vm.Frame, "Ctx": vm.Ctx,
+        "run": vm.run, "answer": vm.answer, "STOP": vm.STOP, "pick": pick, "_playable": _playable,
+        **KERNEL,
+    }
+
+
+def source_for(game) -> tuple[str, dict[str, Any]] | None:
+    """(the source of the loop, its namespace) for the game's set-up and powers in force, or None: use the kernel's."""
+    in_force, setup, tables = game._in_force, game.setup, game.tables
+    if (in_force.restricted or in_force.ruled or in_force.play_hooks or in_force.trick_hooks or in_force.after_keys
+            or in_force.start_keys or in_force.game_end_keys):
+        return None
+    # The rules of every Faction a card may have, with the variants in force (Game.rules_of).
+    never_leads, blocks, trump_rules = set(), set(), {}
+    try:
+        for faction in set(tables.faction):
+            rules = setup.rules(faction, game.variant_of(faction))
+            if rules.never_leads:
+                never_leads.add(faction)
+            if rules.blocks_led_power:
+                blocks.add(faction)
+            if rules.trumps is not None:
+                trump_rules[faction] = rules.trumps
+    except Exception:  # a card whose Faction has no power: the kernel's loop says what happens
+        return None
+    n = setup.n
+    if type(n) is not int or n < 1:
+        return None
+    trumps = bool(trump_rules)
+    held_keys = tables.held_keys
+    # Game._phase_start_trick's test: the first hand or Transfer zone that holds cards
+    any_held = "".join(f"{'if' if i == 0 else 'elif'} zones[{_str(key)}]:\n            pass\n        "
+                       for i, key in enumerate(held_keys))
+    any_held = "        " + any_held.rstrip()
+    encounter = ("        reserve = zones['reserve']\n"
+                 "        if reserve:\n"
+                 "            encounter = reserve.pop(0)\n"
+                 "            zones['encounter'].append(encounter)\n"
+                 "            game.loc[encounter] = 'encounter'") if setup.encounter else "        pass"
+    literals = {
+        "TRUMPS": _TRUMPS.strip("\n") if trumps else "",
+        "WINNING": (_WINNING_TRUMPS if trumps else _WINNING).strip("\n"),
+        "ANY_HELD": any_held,
+        "ENCOUNTER": encounter,
+        "NEVER_LEADS": _strs(never_leads),
+        "ALWAYS": _strs(in_force.always_playable),
+        "BLOCKS": _strs(blocks),
+        "NEXT": _int_tuple(tuple((seat + 1) % n for seat in range(n))),
+        "HAND_KEYS": _str_tuple(tables.hand_keys),
+        "TRANSFER_KEYS": _str_tuple(tables.transfer_keys),
+        "EXPEDITION_KEYS": _str_tuple(tables.expedition_keys),
+        "NCARDS": _int(len(game.cards)),
+    }
+    # one pass: a literal put in is never read again for a placeholder
+    source = _PLACEHOLDER.sub(lambda m: literals[m.group(1)], _TEMPLATE)
+    namespace = _namespace()
+    namespace.update({"IN_FORCE": in_force, "PLAYABLE": in_force.playable, "WIN_HOOKS": in_force.win_hooks,
+                      "PROGRAMS": setup.programs, "OPTIONS_OF": tables.options_of, "TRUMP_RULES": trump_rules})
+    return source, namespace
+
+
+def loop_for(game) -> Callable | None:
+    """The generated loop for the game's set-up and powers in force (made once, kept on its tables), or None."""
+    tables = game.tables
+    cache = tables.__dict__.get("fast_paths")
+    if cache is None:
+        cache = tables.fast_paths = {}
+    in_force = game._in_force
+    found = cache.get(in_force, _MISSING)
+    if found is _MISSING:
+        made = source_for(game)
+        if made is None:
+            found = None
+        else:
+            source, namespace = made
+            exec(compile(source, "<generated trick loop>", "exec"), namespace)
+            found = namespace["play"]
+        cache[in_force] = found
+    return found
