@@ -25,6 +25,7 @@ from typing import Callable
 from happydayz.language import vm
 from happydayz.language.compiler import Blind, VariantProgram
 from happydayz.base.errors import GameRuleError
+from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.layout import Layout, Trick
@@ -556,7 +557,7 @@ class Game:
         in_force = self._in_force
         carried = {c for seat in self.carried for c in seat} if any(self.carried) else None
         deck = [c for c in self._round_deck() if c not in carried] if carried else list(self._round_deck())
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)  # rng.shuffle(deck), its draws inlined (base.draws): the same order, the same state
         per_seat = self.setup.deal[self.n]
         self.loc = loc = ["out"] * len(self.cards)
         for seat, key in enumerate(self.hand_keys):

@@ -83,12 +83,18 @@ class Observation(Mapping):
 
     It holds a way to make the view, not the game. It is the table as it is while
     the agent decides: read it then, not later.
+
+    Made with `part` (as `play_game` does, by `seat_view`), it also answers one
+    key at a time without making the whole view — `observation["hand_sizes"]`
+    makes that list only — and the card lists by their ids alone
+    (`card_ids(observation, key)`): a bot reads only what it needs. Every key is
+    exactly what `Game.observe(seat)` gives for it.
     """
 
-    __slots__ = ("_make", "_data")
+    __slots__ = ("_make", "_data", "_part", "_parts")
 
-    def __init__(self, make: Callable[[], dict]):
-        self._make, self._data = make, None
+    def __init__(self, make: Callable[[], dict], part: Callable[[str], object] | None = None):
+        self._make, self._data, self._part, self._parts = make, None, part, None
 
     def _made(self) -> dict:
         if self._data is None:
@@ -96,6 +102,16 @@ class Observation(Mapping):
         return self._data
 
     def __getitem__(self, key: str):
+        if self._data is None and self._part is not None:
+            parts = self._parts
+            if parts is None:
+                parts = self._parts = {}
+            elif key in parts:
+                return parts[key]
+            value = parts[key] = self._part(key)
+            if value is not _WHOLE:
+                return value
+            del parts[key]
         return self._made()[key]
 
     def __iter__(self):
@@ -103,6 +119,110 @@ class Observation(Mapping):
 
     def __len__(self) -> int:
         return len(self._made())
+
+
+_WHOLE = object()  # what a part maker answers for a key it does not make alone: the whole view is made
+
+
+def card_ids(observation: Mapping, key: str):
+    """The ids of an observation's card list `key` (hand; per seat for transfer, expedition_face_up,
+    expedition_known: a list of lists), or the Encounter card's id for "encounter" (None without one).
+
+    From a seat view (`Observation` made with a part maker) without making the label dicts; from
+    any other observation, read off its dicts. Never a list to change: it may be the view's own.
+    """
+    if isinstance(observation, Observation) and observation._data is None and observation._part is not None:
+        parts = observation._parts
+        if parts is None:
+            parts = observation._parts = {}
+        name = key + "#ids"
+        value = parts.get(name, _WHOLE)
+        if value is _WHOLE:
+            value = observation._part(name)
+            if value is not _WHOLE:
+                parts[name] = value
+        if value is not _WHOLE:
+            return value
+    value = observation[key]
+    if key == "encounter":
+        return value["id"] if value else None
+    if key == "hand":
+        return [c["id"] for c in value]
+    return [[c["id"] for c in cards] for cards in value]
+
+
+def seat_view(game: Game, seat: int) -> Callable[[str], object]:
+    """The part maker of `seat`'s observation: one key of `game.observe(seat)` at a time (see Observation).
+
+    Keys with a "#ids" suffix give the card lists by their ids (see card_ids). A key it does not make
+    alone answers _WHOLE. Made while the agent decides: the game is read then.
+    """
+
+    def part(key: str):
+        if key.endswith("#ids"):
+            key = key[:-4]
+            zones = game.zones
+            if key == "hand":
+                return list(zones[game.hand_keys[seat]])
+            if key == "transfer":
+                return [list(zones[k]) for k in game.transfer_keys]
+            if key == "expedition_known":
+                return game.known
+            if key == "expedition_face_up":
+                rules_of = game.rules_of
+                return [[c for c in zones[k] if rules_of(c).face_up] for k in game.expedition_keys]
+            if key == "encounter":
+                encounter = zones["encounter"]
+                return encounter[0] if encounter else None
+            return _WHOLE
+        maker = _PARTS.get(key)
+        return _WHOLE if maker is None else maker(game, seat)
+
+    return part
+
+
+def _labels(game: Game, cards) -> list[dict]:
+    label = game.tables.label
+    return [{"id": c, "label": label[c]} for c in cards]
+
+
+def _trick(game: Game, seat: int):
+    trick = game.trick
+    if trick is None:
+        return None
+    label = game.tables.label
+    return {"leader": trick.leader, "side": trick.side, "led": trick.led,
+            "plays": [{"seat": s, "card": label[card], "id": card, "trump": trump} for s, card, trump in trick.plays]}
+
+
+# one key of Game.observe, made alone (each as Game.observe makes it; tests/players check them against it)
+_PARTS: dict[str, Callable[[Game, int], object]] = {
+    "seat": lambda game, seat: seat,
+    "players": lambda game, seat: game.n,
+    "round": lambda game, seat: game.round_no,
+    "rounds": lambda game, seat: game.setup.rounds,
+    "populations": lambda game, seat: list(game.population),
+    "round_gains": lambda game, seat: list(game.round_gain),
+    "factions": lambda game, seat: [{"faction": f, "variant": v} for f, v in game.factions],
+    "always": lambda game, seat: list(game.setup.always),
+    "added": lambda game, seat: list(game.added),
+    "hand": lambda game, seat: _labels(game, game.zones[game.hand_keys[seat]]),
+    "transfer": lambda game, seat: [_labels(game, game.zones[k]) for k in game.transfer_keys],
+    "hand_sizes": lambda game, seat: [len(game.zones[k]) for k in game.hand_keys],
+    "expedition_sizes": lambda game, seat: [len(game.zones[k]) for k in game.expedition_keys],
+    "expedition_face_up": lambda game, seat: [_labels(game, (c for c in game.zones[k] if game.rules_of(c).face_up))
+                                              for k in game.expedition_keys],
+    "expedition_known": lambda game, seat: [_labels(game, cards) for cards in game.known],
+    "voids": lambda game, seat: [sorted(v) for v in game.voids],
+    "reserve_size": lambda game, seat: len(game.zones["reserve"]),
+    "encounter": lambda game, seat: _labels(game, game.zones["encounter"])[0] if game.zones["encounter"] else None,
+    "active": lambda game, seat: game.active,
+    "trick": _trick,
+    "tricks_won": lambda game, seat: list(game.tricks_won),
+    "state": lambda game, seat: game.visible_state(seat) if game.state else [],
+    "history": lambda game, seat: [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]}
+                                   for h in game.history],
+}
 
 
 def as_dict(observation: Mapping) -> dict:
@@ -125,8 +245,8 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
         if bind is not None:  # bots that read the public facts of the game (card specs, compiled powers)
             bind(game.setup, seat)
     observe = game.observe
-    game.play(lambda d: agents[d.actor].decide(Observation(lambda: observe(d.actor)), d))
+    game.play(lambda d: agents[d.actor].decide(Observation(lambda: observe(d.actor), seat_view(game, d.actor)), d))
     return game.result()
 
 
-__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "Observation", "as_dict", "play_game"]
+__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "Observation", "as_dict", "card_ids", "seat_view", "play_game"]

@@ -44,12 +44,12 @@ from typing import Iterable, Mapping
 from happydayz.base.draws import shuffle
 from happydayz.language import vm
 from happydayz.language.host import PowerHost
-from happydayz.kernel.determinize import expedition_seen, in_play_cards, known_cards, trick_voids
+from happydayz.kernel.determinize import in_play_cards, trick_voids
 from happydayz.kernel.game import Decision
 from happydayz.language.ir import power_ir
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.tables import tables_of
-from happydayz.players.agents import as_dict
+from happydayz.players.agents import Observation, as_dict, card_ids
 
 
 # ======================================================================= IR
@@ -475,6 +475,16 @@ def _run_hook(probe: _Probe, key, program, seat: int, this: int | None = None) -
         vm.answer(frame, program, options[0])
 
 
+def _finish_hook(probe: _Probe, frame, program, request) -> None:
+    """_run_hook after its first run stopped at `request`: the same answers and runs (64 of each at most)."""
+    for _ in range(63):
+        vm.answer(frame, program, request[3][0])
+        request = vm.run(probe, frame, program)
+        if request is None:
+            return
+    vm.answer(frame, program, request[3][0])
+
+
 # ============================================================== the estimate
 @dataclass
 class Item:
@@ -504,7 +514,25 @@ class Estimate:
         self.n = n = obs["players"]
         self.rng = rng
         in_play = self.in_play = model.in_play(obs)
-        seen = known_cards(obs)
+        # the card lists by their ids (a seat view makes no label dicts for them)
+        self.hand = hand = card_ids(obs, "hand")
+        self.transfer = transfer = card_ids(obs, "transfer")
+        self.encounter = encounter = card_ids(obs, "encounter")
+        face_up_ids = card_ids(obs, "expedition_face_up")
+        known = card_ids(obs, "expedition_known") if _has_known(obs) else None
+        # the cards known to lie in each Expedition zone: face up, or seen going there (determinize.expedition_seen)
+        exp_seen = [list(dict.fromkeys(known[seat] + face_up_ids[seat])) if known else list(dict.fromkeys(face_up_ids[seat]))
+                    for seat in range(n)]
+        seen = set(hand)  # (determinize.known_cards)
+        for zone in transfer:
+            seen.update(zone)
+        for zone in exp_seen:
+            seen.update(zone)
+        if encounter is not None:
+            seen.add(encounter)
+        trick = obs["trick"]
+        if trick:
+            seen.update(p["id"] for p in trick["plays"])
         self.unseen = [c for c in in_play.cards if c not in seen]  # (determinize.hidden_cards)
         self.hooks = in_play.hooks
         self.card_hooks = in_play.card_hooks
@@ -520,7 +548,7 @@ class Estimate:
         cards = self.cards
         face_up = in_play.face_up
         pool_all = [c for c in self.unseen if cards[c].faction not in face_up]
-        exp_seen = [expedition_seen(obs, seat) for seat in range(n)]  # face up, or seen going there
+        sizes = obs["expedition_sizes"]
         hooked = bool(self.hooks or self.card_hooks)
         for k in range(samples if hooked else 1):
             pool = list(pool_all)
@@ -528,15 +556,15 @@ class Estimate:
             zones: dict[str, list[int]] = {}
             for seat in range(n):
                 seen_here = exp_seen[seat]
-                down = obs["expedition_sizes"][seat] - len(seen_here)
+                down = sizes[seat] - len(seen_here)
                 zones[f"expedition:{seat}"] = seen_here + pool[:down]
                 if k == 0 and seat == me:
-                    face_up_ids = {c["id"] for c in obs["expedition_face_up"][seat]}
-                    self.my_pile = [c for c in seen_here if c not in face_up_ids] + pool[:down]
+                    up = set(face_up_ids[seat])
+                    self.my_pile = [c for c in seen_here if c not in up] + pool[:down]
                 pool = pool[down:]
-            zones[f"hand:{me}"] = [c["id"] for c in obs["hand"]]
+            zones[f"hand:{me}"] = list(hand)
             for seat in range(n):
-                zones[f"transfer:{seat}"] = [c["id"] for c in obs["transfer"][seat]]
+                zones[f"transfer:{seat}"] = list(transfer[seat])
             self.samples.append(zones)
         self._mine = f"expedition:{me}"
         self._probes: list[_Probe | None] = [None] * len(self.samples)  # one per sample (see _score)
@@ -555,16 +583,24 @@ class Estimate:
         """My Survivors at the count, with sample i's zones, `extra` cards added to mine and `removed` taken out."""
         zones = self.samples[i]
         key = self._mine
-        gone = set(removed)
-        mine = [c for c in zones[key] if c not in gone] + list(extra)
+        if removed:
+            gone = set(removed)
+            mine = [c for c in zones[key] if c not in gone] + list(extra)
+        else:
+            mine = zones[key] + list(extra)
         probe = self._probes[i]
         if probe is None:
             probe = self._probes[i] = _Probe(self.setup, self.obs, self.factions, dict(zones))
-        probe.reset()
+        probe.scores = [0] * probe.n  # (probe.reset(), inlined: it runs some 30 times a decision)
+        probe._rng = None
         probe.zones[key] = mine
         me = self.me
-        for k, program in self.hooks:
-            _run_hook(probe, k, program, me)
+        frame, run = vm.frame, vm.run
+        for k, program in self.hooks:  # (_run_hook, its first run inlined)
+            f = frame(k, me, None)
+            request = run(probe, f, program)
+            if request is not None:
+                _finish_hook(probe, f, program, request)
         card_hooks = self.card_hooks
         if card_hooks:
             for c in mine:
@@ -635,21 +671,37 @@ class Estimate:
         follow_p) or else a card it sheds (a bad one). Its worth is the expectation; its
         attributes (for filters and deal orders) are a typical card of the likelier case."""
         key = (led, round(follow_p, 2))
-        if key not in self._typical:
+        got = self._typical.get(key)
+        if got is None:
             mean_all = self.faction_mean(None)
             dump = mean_all * 1.5 if mean_all < 0 else mean_all
             worth = follow_p * self.faction_mean(led) + (1 - follow_p) * dump if led else mean_all
-            if led is not None and follow_p >= 0.5:
-                pool = [c for c in self.unseen if self.cards[c].faction == led]
+            spec = self._typical_card(led if led is not None and follow_p >= 0.5 else None)
+            if spec is not None:
+                got = self._typical[key] = Item(spec.faction, spec.value, worth, worth, None)
             else:
-                pool = sorted(self.unseen, key=lambda c: self.cards[c].survivors)[: max(len(self.unseen) // 3, 1)]
-            if pool:
-                pool.sort(key=lambda c: (self.cards[c].survivors, self.cards[c].value or 0))
-                spec = self.cards[pool[len(pool) // 2]]
-                self._typical[key] = Item(spec.faction, spec.value, worth, worth, None)
-            else:
-                self._typical[key] = Item(None, None, worth, worth, None)
-        return self._typical[key]
+                got = self._typical[key] = Item(None, None, worth, worth, None)
+        return got
+
+    def _typical_card(self, led: str | None):
+        """The typical card a later player adds: the middle unseen card of the Faction led (by Survivors,
+        then value), or for None the middle one of the worst third of the unseen cards; None if there is none.
+        Once per decision for each (it draws nothing)."""
+        memo = self._memo
+        key = ("typical card", led)
+        if key in memo:
+            return memo[key]
+        cards = self.cards
+        if led is not None:
+            pool = [c for c in self.unseen if cards[c].faction == led]
+        else:
+            pool = sorted(self.unseen, key=lambda c: cards[c].survivors)[: max(len(self.unseen) // 3, 1)]
+        spec = None
+        if pool:
+            pool.sort(key=lambda c: (cards[c].survivors, cards[c].value or 0))
+            spec = cards[pool[len(pool) // 2]]
+        memo[key] = spec
+        return spec
 
     def item(self, card: int) -> Item:
         """The card as an Item (one object per card and decision: Items are never changed)."""
@@ -661,8 +713,85 @@ class Estimate:
 
 
 # =============================================================== the agent
+def _best_play(cards, plays: list[tuple[int, int, bool]], led: str | None, high: bool):
+    """(seat, card, trump) of the best play by the public rules, or None: the first best trump if a
+    card cut, else the first best card of the Faction led (cards without a value never win)."""
+    trump = follow = None
+    for p in plays:
+        v = cards[p[1]].value
+        if v is None:
+            continue
+        if p[2]:
+            if trump is None or ((v > trump[0]) if high else (v < trump[0])):
+                trump = (v, p)
+        elif trump is None and led is not None and cards[p[1]].faction == led:
+            if follow is None or ((v > follow[0]) if high else (v < follow[0])):
+                follow = (v, p)
+    if trump is not None:
+        return trump[1]
+    return follow[1] if follow is not None else None
+
+
+def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
+    """GreedyAgent._utility for a power that deals nothing, moves no part of the trick and sheds nothing:
+    the same sums in the same order, without the general case's bookkeeping."""
+    n = est.n
+    i_win = winner == est.me
+    gained: list[Item] = []
+    mine = 0.0
+    others = 0.0
+    share = 1.0 / max(n - 1, 1)
+    for group, dest in ((items, profile.trick), ((enc,) if enc is not None else (), profile.encounter)):
+        if not group or dest == REMOVED:
+            continue
+        worth_m = sum(x.m for x in group)
+        worth_s = sum(x.survivors for x in group)
+        if i_win:
+            if dest == ME or (dest == CHOICE and worth_m >= 0):
+                gained.extend(group)
+            else:
+                others += worth_s
+        else:
+            if dest == ME or (dest == CHOICE and worth_s >= 0):
+                others += worth_s
+            else:
+                mine += share * worth_m
+                others += (1 - share) * worth_s
+    if i_win:
+        mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
+        mine += 0.3 * 0  # (no shed from the hand)
+    mine += est.set_worth([x.card for x in gained if x.card is not None], [])
+    mine += sum(x.m for x in gained if x.card is None)
+    return mine - others / max(n - 1, 1)
+
+
+def _readable(observation: Mapping) -> Mapping:
+    """The observation as the agent reads it: a seat view as it is (key by key), anything else as a dict."""
+    if isinstance(observation, Observation) and observation._part is not None:
+        return observation
+    return as_dict(observation)
+
+
+def _has_known(obs: Mapping) -> bool:
+    """Whether the observation tells the cards known in each Expedition zone (older ones did not)."""
+    if isinstance(obs, Observation) and obs._part is not None:
+        return True
+    return bool(obs.get("expedition_known"))
+
+
 def _p_none(pool: int, good: int, draws: int) -> float:
-    """Hypergeometric: the chance that `draws` cards from `pool` hold none of `good`."""
+    """Hypergeometric: the chance that `draws` cards from `pool` hold none of `good` (kept: a pure function of three small ints)."""
+    key = (pool, good, draws)
+    got = _P_NONE.get(key)
+    if got is None:
+        got = _P_NONE[key] = _p_none_of(pool, good, draws)
+    return got
+
+
+_P_NONE: dict[tuple[int, int, int], float] = {}
+
+
+def _p_none_of(pool: int, good: int, draws: int) -> float:
     if good <= 0 or draws <= 0:
         return 1.0
     if good > pool - draws:
@@ -721,11 +850,12 @@ class GreedyAgent:
             return 0
         if kind == "replace_power":
             return 0
-        observation = as_dict(observation)  # (play_game hands a lazy Mapping, made on first read)
+        observation = _readable(observation)  # (play_game hands a lazy Mapping, read key by key)
         if kind in ("lead", "follow", "transfer"):
             self._chosen = []
-            if observation.get("encounter"):
-                self._encounter = observation["encounter"]["id"]
+            encounter = card_ids(observation, "encounter")
+            if encounter is not None:
+                self._encounter = encounter
         est = Estimate(self.model, observation, self.rng, self.samples)
         if kind == "transfer":
             return self._transfer(est, decision)
@@ -830,7 +960,7 @@ class GreedyAgent:
         obs = est.obs
         me, n = est.me, est.n
         trick = obs["trick"]
-        held = [c["id"] for c in obs["hand"]] + [c["id"] for c in obs["transfer"][me]]
+        held = est.hand + est.transfer[me]
         plays0 = [(p["seat"], p["id"], bool(p.get("trump"))) for p in trick["plays"]]
         leader = trick["leader"]
         led0 = trick["led"]
@@ -841,9 +971,9 @@ class GreedyAgent:
         rest = []
         for step in range(1, n):
             seat = (leader + step) % n
-            if seat not in played and (obs["hand_sizes"][seat] + len(obs["transfer"][seat])) > 0:
+            if seat not in played and (obs["hand_sizes"][seat] + len(est.transfer[seat])) > 0:
                 rest.append(seat)
-        encounter = obs["encounter"]["id"] if obs.get("encounter") else None
+        encounter = est.encounter
         enc_item = est.item(encounter) if encounter is not None else None
         scores = []
         for option in decision.options:
@@ -859,7 +989,7 @@ class GreedyAgent:
         """The agent's estimate of each option of a lead, follow or Transfer pass (higher is better)."""
         if self.model is None:
             raise RuntimeError("GreedyAgent needs the game's setup: call bind(setup, seat) first")
-        est = Estimate(self.model, as_dict(observation), self.rng, self.samples)
+        est = Estimate(self.model, _readable(observation), self.rng, self.samples)
         if decision.kind in ("lead", "follow"):
             return self._play_scores(est, decision, decision.kind == "lead")
         if decision.kind == "transfer":
@@ -872,7 +1002,6 @@ class GreedyAgent:
 
     def _score_play(self, est: Estimate, card: int, side: str, plays0, led0, leader, rest, held, voids,
                     enc_item) -> float:
-        obs = est.obs
         me = est.me
         cards = est.cards
         rules = est.rules(card)
@@ -881,12 +1010,13 @@ class GreedyAgent:
             led = cards[card].faction
         trump = self._trumps(est, card, led, side, leader, held)
         plays = plays0 + [(me, card, trump)]
-        best = self._winner(obs, plays, led, side, leader)
-        items = [est.item(c) for _, c, _ in plays]
+        best = _best_play(cards, plays, led, side == "+")  # (the public rules: _winner)
+        item = est.item
+        items = [item(c) for _, c, _ in plays]
 
         # what the others still to play are likely to add, and whether they can beat the best card
         # (the chances depend on the Faction led, the seat and the card to beat: worked out once
-        # per decision, in _follows and _beats)
+        # per decision, in _follows and _beats; what each seat adds, once per Faction led)
         trick_worth = sum(i.m for i in items) + (enc_item.m if enc_item else 0.0)
         p_win = 1.0 if best is not None and best[0] == me else 0.0
         likely_winner = best[0] if best is not None else (rest[0] if rest else leader)
@@ -895,20 +1025,24 @@ class GreedyAgent:
             likely_winner = rest[0] if rest else leader
         biggest = 0.0
         memo = est._memo
-        for k, seat in enumerate(rest):
-            follow_p = memo.get(("follows", led, seat))
-            if follow_p is None:
-                follow_p = memo["follows", led, seat] = self._follows(est, led, seat, voids)
-            add = est.addition(led, follow_p, k)
+        adds = memo.get(("adds", led))
+        if adds is None:
+            adds = memo["adds", led] = self._additions(est, led, rest, voids)
+        contest = best is not None and best[0] == me
+        if contest and not best[2]:
+            bval = cards[best[1]].value
+        for seat, add in adds:
             items.append(add)
             trick_worth += add.m
             # can this seat beat the best card?
-            if best is None or best[0] != me:
+            if not contest:
                 continue
             if best[2]:
                 beat = 0.0
             else:
-                beat = self._beats(est, led, cards[best[1]].value, side, seat, voids)
+                beat = memo.get(("beat", led, bval, side, seat))
+                if beat is None:
+                    beat = memo["beat", led, bval, side, seat] = self._beats(est, led, bval, side, seat, voids)
             want = 1.0 if trick_worth > 0 else 0.3
             p_beat = beat * want
             if p_beat > biggest:
@@ -916,7 +1050,9 @@ class GreedyAgent:
             p_win *= 1.0 - p_beat
         if best is not None and best[0] != me:
             likely_winner = best[0]
-        profile = est._once(("on win", led), lambda: self.model.on_win(obs, led))
+        profile = memo.get(("on win", led))
+        if profile is None:
+            profile = memo["on win", led] = self.model.on_win(est.obs, led)
         blocked = trump and rules.blocks_led_power
         if blocked or led is None:
             profile = OnWin()
@@ -926,6 +1062,17 @@ class GreedyAgent:
         if p_win < 1:
             u_lose = self._utility_of(est, profile, items, enc_item, likely_winner)
         return p_win * u_win + (1 - p_win) * u_lose
+
+    def _additions(self, est: Estimate, led: str | None, rest: list[int], voids) -> list[tuple[int, Item]]:
+        """(seat, what it probably adds) for each seat still to play, in turn, when `led` is led."""
+        memo = est._memo
+        out = []
+        for k, seat in enumerate(rest):
+            follow_p = memo.get(("follows", led, seat))
+            if follow_p is None:
+                follow_p = memo["follows", led, seat] = self._follows(est, led, seat, voids)
+            out.append((seat, est.addition(led, follow_p, k)))
+        return out
 
     def _utility_of(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
         """_utility, once per decision for the same trick (the same Item objects), profile and winner.
@@ -948,7 +1095,7 @@ class GreedyAgent:
 
     @staticmethod
     def _transfer_ids(est: Estimate, seat: int) -> list[int]:
-        return est._once(("transfer", seat), lambda: [c["id"] for c in est.obs["transfer"][seat]])
+        return est.transfer[seat]
 
     def _follows(self, est: Estimate, led: str | None, seat: int, voids) -> float:
         """The chance that `seat` plays a card of the Faction led."""
@@ -982,6 +1129,8 @@ class GreedyAgent:
 
     def _utility(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
         """My gain minus the others' mean gain when `winner` takes the trick and its power runs."""
+        if not profile.deals and not profile.partial and not profile.sheds:
+            return _plain_utility(est, profile, items, enc, winner)
         n = est.n
         me = est.me
         gained: list[Item] = []  # cards that surely end in my Expedition zone
@@ -992,6 +1141,14 @@ class GreedyAgent:
         share = 1.0 / max(n - 1, 1)
         led_hint = items[0].faction if items else None
         remaining = list(items)
+        memo = est._memo
+
+        def passes(conds: list, x: Item, led) -> bool:  # matches(), once per decision for an Item (never changed)
+            key = ("passes", id(conds), id(x), led)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = matches(conds, x, led)
+            return got
 
         def give(group: list[Item], dest: str):
             nonlocal mine, others
@@ -1012,7 +1169,7 @@ class GreedyAgent:
                     others += (1 - share) * worth_s
 
         for conds, order in profile.deals:
-            dealt = [x for x in remaining if matches(conds, x, led_hint)]
+            dealt = [x for x in remaining if passes(conds, x, led_hint)]
             if not dealt:
                 continue
             remaining = [x for x in remaining if not any(x is d for d in dealt)]
@@ -1025,7 +1182,7 @@ class GreedyAgent:
                     others += x.survivors
         for what, conds, dest in profile.partial:
             group = remaining if what == "trick" else ([enc] if enc else [])
-            moved = [x for x in group if matches(conds, x, led_hint)]
+            moved = [x for x in group if passes(conds, x, led_hint)]
             if what == "trick":
                 remaining = [x for x in remaining if not any(x is d for d in moved)]
             elif moved:
@@ -1041,7 +1198,7 @@ class GreedyAgent:
                 pool: list[Item] = [x for x in gained if x.card is not None]
                 if shed.source == "expedition":
                     pool += [est.item(c) for c in est.my_pile]
-                pool = [x for x in pool if matches(shed.conds, x, led_hint)]
+                pool = [x for x in pool if passes(shed.conds, x, led_hint)]
                 pool.sort(key=lambda x: x.m)
                 chosen = pool[:shed.count] if shed.mandatory else [x for x in pool[:shed.count] if x.m < 0]
                 for x in chosen:
@@ -1100,10 +1257,9 @@ class GreedyAgent:
         return min(seats, key=lambda s: (obs["populations"][s] + obs["round_gains"][s], s))
 
     def _choose_card(self, est: Estimate, decision: Decision, site, uses, stop) -> int:
-        obs = est.obs
         me = est.me
         options = decision.options
-        hand = {c["id"] for c in obs["hand"]} | {c["id"] for c in obs["transfer"][me]}
+        hand = set(est.hand) | set(est.transfer[me])
         direction = "away"  # send the worst away
         giving_hand = False
         for st in uses:
@@ -1153,8 +1309,8 @@ class GreedyAgent:
                 cards = [p["id"] for p in obs["trick"]["plays"]]
                 total += sum(est.m(c) for c in cards if matches(conds, est.cards[c], obs["trick"].get("led")))
             elif name == "encounter":
-                if obs.get("encounter"):
-                    total += est.m(obs["encounter"]["id"])
+                if est.encounter is not None:
+                    total += est.m(est.encounter)
                 elif self._encounter is not None:  # already moved into the winner's zone: remembered
                     total += est.m(self._encounter)
                 else:
@@ -1208,9 +1364,8 @@ class GreedyAgent:
         return 0
 
     def _choose_faction(self, est: Estimate, decision: Decision) -> int:
-        obs = est.obs
         me = est.me
-        held = [c["id"] for c in obs["hand"]] + [c["id"] for c in obs["transfer"][me]]
+        held = est.hand + est.transfer[me]
         best, best_i = None, 0
         for i, o in enumerate(decision.options):
             mine = [c for c in held if est.cards[c].faction == o.value]
