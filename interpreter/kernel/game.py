@@ -866,7 +866,7 @@ class Game:
         card as what it was declared; then a card that `beats` the winner's Faction takes it.
         """
         trick, tables = self.trick, self.tables
-        led, high, declared = trick.led, trick.side == "+", trick.declared or {}
+        led, declared = trick.led, trick.declared or {}
         cards = tuple(card for _, card, _ in trick.plays)
 
         def ctx(seat: int, card: int) -> vm.Ctx:
@@ -891,19 +891,7 @@ class Game:
             if rules.wins is not None and holds(seat, card, rules.wins):
                 return play
             contenders.append(play)
-        best: Play | None = None
-        best_value = best_trumps = None
-        for play in contenders:
-            _, card, trump = play
-            v = tables.value[card]
-            if v is None or not (trump or counts_as(card) == led):
-                continue
-            if best is not None:
-                if best_trumps and not trump:
-                    continue
-                if trump == best_trumps and not ((v > best_value) if high else (v < best_value)):
-                    continue
-            best, best_value, best_trumps = play, v, trump
+        best = self._trumping_play(contenders, counts_as)
         if best is not None:
             for play in contenders:  # each card once, in play order: a cycle of `beats` cannot loop
                 seat, card, _ = play
@@ -933,18 +921,23 @@ class Game:
                 best, best_value = play, v
         return best
 
-    def _trumping_play(self) -> Play | None:
-        """The trumping play with the best value, else the best play of the Faction led."""
+    def _trumping_play(self, plays: list[Play] | None = None, counts_as: Callable | None = None) -> Play | None:
+        """The trumping play with the best value, else the best play of the Faction led.
+
+        Among `plays` (default: the trick's), each card of the Faction `counts_as(card)` says
+        (default: its own; see _ruled_winning_play).
+        """
         trick = self.trick
-        value, faction = self.tables.value, self.tables.faction
+        value = self.tables.value
+        faction_of = counts_as or self.tables.faction.__getitem__
         led = trick.led
         high = trick.side == "+"
         best: Play | None = None
         best_value = best_trumps = None
-        for play in trick.plays:
+        for play in (trick.plays if plays is None else plays):
             _, card, trump = play
             v = value[card]
-            if v is None or not (trump or faction[card] == led):  # (led may be None: no card's Faction is)
+            if v is None or not (trump or faction_of(card) == led):  # (led may be None: no card's Faction is)
                 continue
             if best is not None:
                 if best_trumps and not trump:
