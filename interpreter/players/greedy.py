@@ -742,27 +742,32 @@ def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item
     others = 0.0
     share = 1.0 / max(n - 1, 1)
     for group, dest in ((items, profile.trick), ((enc,) if enc is not None else (), profile.encounter)):
-        if not group or dest == REMOVED:
-            continue
-        worth_m = sum(x.m for x in group)
-        worth_s = sum(x.survivors for x in group)
-        if i_win:
-            if dest == ME or (dest == CHOICE and worth_m >= 0):
-                gained.extend(group)
-            else:
-                others += worth_s
-        else:
-            if dest == ME or (dest == CHOICE and worth_s >= 0):
-                others += worth_s
-            else:
-                mine += share * worth_m
-                others += (1 - share) * worth_s
+        mine, others = _send(group, dest, i_win, share, gained, mine, others)
     if i_win:
         mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
         mine += 0.3 * 0  # (no shed from the hand)
     mine += est.set_worth([x.card for x in gained if x.card is not None], [])
     mine += sum(x.m for x in gained if x.card is None)
     return mine - others / max(n - 1, 1)
+
+
+def _send(group, dest: str, i_win: bool, share: float, gained: list, mine: float, others: float) -> tuple[float, float]:
+    """Where cards a trick's winner takes end up, as worth to me (`mine`, or into `gained`) and to the others."""
+    if not group or dest == REMOVED:
+        return mine, others
+    worth_m = sum(x.m for x in group)
+    worth_s = sum(x.survivors for x in group)
+    if i_win:
+        if dest == ME or (dest == CHOICE and worth_m >= 0):
+            gained.extend(group)
+        else:
+            others += worth_s
+    elif dest == ME or (dest == CHOICE and worth_s >= 0):
+        others += worth_s
+    else:  # the winner sends it away: to me with some chance
+        mine += share * worth_m
+        others += (1 - share) * worth_s
+    return mine, others
 
 
 def _readable(observation: Mapping) -> Mapping:
@@ -1152,21 +1157,7 @@ class GreedyAgent:
 
         def give(group: list[Item], dest: str):
             nonlocal mine, others
-            if not group or dest == REMOVED:
-                return
-            worth_m = sum(x.m for x in group)
-            worth_s = sum(x.survivors for x in group)
-            if i_win:
-                if dest == ME or (dest == CHOICE and worth_m >= 0):
-                    gained.extend(group)
-                else:
-                    others += worth_s
-            else:
-                if dest == ME or (dest == CHOICE and worth_s >= 0):
-                    others += worth_s
-                else:  # the winner sends it away: to me with some chance
-                    mine += share * worth_m
-                    others += (1 - share) * worth_s
+            mine, others = _send(group, dest, i_win, share, gained, mine, others)
 
         for conds, order in profile.deals:
             dealt = [x for x in remaining if passes(conds, x, led_hint)]
