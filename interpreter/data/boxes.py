@@ -298,6 +298,16 @@ def _listed_twice(span: Span, place: tuple, repeated: list[tuple[str, tuple]], s
                hint="several cards of one value are given once, with 'value' and 'count'")
 
 
+
+def _name_taken(name: str, here: tuple, doc, sink: DiagnosticSink, *taken) -> bool:
+    """Report a new Faction's or added power's `name` if a (names, words for its holder) pair of `taken` has it."""
+    for names, holder in taken:
+        if name in names:
+            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} {holder(names[name])}",
+                       D_DUPLICATE_NAME)
+            return True
+    return False
+
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
                 what: str, power_dirs: Sequence[Path]) -> Path:
     """The power file a box or scenario names: next to that file first, then in `power_dirs` (--powers), then
@@ -807,14 +817,9 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
     for index, entry in enumerate(data.get("custom_factions", ())):
         here = ("custom_factions", index)
         name = entry["name"]
-        if name in box_factions:
-            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is already a faction "
-                                                   f"of box {box_factions[name].box!r}; choose another name",
-                       D_DUPLICATE_NAME)
-            continue
-        if name in custom:
-            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is defined twice",
-                       D_DUPLICATE_NAME)
+        if _name_taken(name, here, doc, sink,
+                       (box_factions, lambda f: f"is already a faction of box {f.box!r}; choose another name"),
+                       (custom, lambda _: "is defined twice")):
             continue
         power = _power_file(source.parent, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         if "cards" in entry:
@@ -828,18 +833,10 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
     for index, entry in enumerate(data.get("added_powers", ())):
         here = ("added_powers", index)
         name = entry["name"]
-        if name in known_added:
-            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is already an added power "
-                                                   f"of box {known_added[name].box!r}; choose another name",
-                       D_DUPLICATE_NAME)
-            continue
-        if name in box_factions or name in custom:
-            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is already the name of a "
-                                                   f"Faction; choose another name", D_DUPLICATE_NAME)
-            continue
-        if name in own_added:
-            sink.error(doc.span(here + ("name",)), f"{format_path(here)}.name: {name!r} is defined twice",
-                       D_DUPLICATE_NAME)
+        if _name_taken(name, here, doc, sink,
+                       (known_added, lambda a: f"is already an added power of box {a.box!r}; choose another name"),
+                       ({**box_factions, **custom}, lambda _: "is already the name of a Faction; choose another name"),
+                       (own_added, lambda _: "is defined twice")):
             continue
         power = _power_file(source.parent, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         own_added[name] = AddedPowerDef(name, power, scenario_id)
