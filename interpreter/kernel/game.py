@@ -753,23 +753,24 @@ class Game:
         restricted, faction = self._in_force.restricted, self.tables.faction
         trick = self.trick
         so_far = tuple(card for _, card, _ in trick.plays)
-
         void = led is not None and not any(faction[c] == led for c in held)
 
-        def holds(card: int, condition) -> bool:
-            ctx = vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card, void=void,
-                         side=trick.side)
-            return bool(condition(ctx))
+        def holds(card: int, rule: str) -> bool:
+            """The card's rule `rule` (a condition, or a yes/no) holds for it; False for a card without it."""
+            condition = getattr(self.rules_of(card), rule) if faction[card] in restricted else None
+            if condition is None or type(condition) is bool:
+                return bool(condition)
+            return bool(condition(vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card,
+                                         void=void, side=trick.side)))
 
-        forced = [c for c in held if faction[c] in restricted and self.rules_of(c).must_be_played is not None
-                  and holds(c, self.rules_of(c).must_be_played)]
+        forced = [c for c in held if holds(c, "must_be_played")]
         if forced:
             return forced
         if not trick.plays:  # a lead
             allowed = [c for c in held if faction[c] not in restricted or self.rules_of(c).leads_only_when is None
-                       or holds(c, self.rules_of(c).leads_only_when)]
+                       or holds(c, "leads_only_when")]
         else:
-            allowed = [c for c in held if faction[c] not in restricted or not self.rules_of(c).only_leads]
+            allowed = [c for c in held if not holds(c, "only_leads")]
         return allowed or held
 
     def _phase_lead(self) -> None:
