@@ -1,4 +1,4 @@
-"""The trick loop as Python source generated for one set-up: Game.play's fast path without an event log.
+"""The trick loop as Python source generated for one set-up: Game.play's fast path.
 
 A random playout goes round the trick loop at every play (Game's
 `_phase_start_trick`, `_phase_lead`, `_legal_options`, `_answer_follow`,
@@ -11,13 +11,17 @@ an Encounter card is turned up. In the manner of `language.codegen`, this module
 writes, for one set-up (GameSetup) and the Factions and variants in force (an
 InForce), one Python function — `play(game, choose, round_only, rounds)` — that
 runs Game.play's loop with the trick path inline and those facts folded in as
-literals, compiles it once and keeps it on the set-up's CardTables.
+literals, compiles it once and keeps it on the set-up's CardTables. A game
+with an event log gets its own loop, with the kernel's events written in; one
+without gets a loop without them. So the hand-written kernel can stay plain
+Python that reads as the rules do: it is the reference, and speed is this
+module's job.
 
-- **The kernel is the reference.** The generated loop does what Game.play does
-  with `record=False`, in the same order: the same decisions (the same option
-  objects, actor, kind and prompt), the same calls of `choose` with the game in
-  the same state, the same answers recorded, the same random draws, the same
-  zones, populations, history. Anything else — a Transfer, a power's choice, a
+- **The kernel is the reference.** The generated loop does what Game.play does,
+  in the same order: the same decisions (the same option objects, actor, kind
+  and prompt), the same calls of `choose` with the game in the same state, the
+  same answers recorded, the same events logged, the same random draws, the
+  same zones, populations, history. Anything else — a Transfer, a power's choice, a
   count, a Faction change — is handed to the kernel's own phases and answers.
   `tests/kernel/test_fast_trick_path.py` plays every bundled scenario both ways.
 - **It steps aside.** No function is made (None) when a power in force has a
@@ -29,8 +33,9 @@ literals, compiles it once and keeps it on the set-up's CardTables.
   generator's; a Faction's name or a zone's key is re-emitted with repr() once
   checked to be a str, a count with repr() once checked to be an int.
 - **The switch.** `fastpath.ENABLED = False` (or HAPPYDAYZ_FAST_TRICKS=0 in the
-  environment, or `bench/bench.py --no-fast-tricks`) runs the kernel's loop, as
-  does a game with an event log (`record=True`); both play the same games.
+  environment, or `bench/bench.py --no-fast-tricks`) runs the kernel's loop; both
+  play the same games. (Game.apply, one decision at a time, always runs the
+  kernel's own phases.)
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from happydayz.language import vm
 from happydayz.kernel.layout import Trick
 from happydayz.kernel.tables import pick
 
-#: Whether Game.play (without an event log) runs the generated trick loop. The environment variable
+#: Whether Game.play runs the generated trick loop. The environment variable
 #: HAPPYDAYZ_FAST_TRICKS=0 turns it off in a new process (bench/instructions.py's children, say).
 ENABLED = os.environ.get("HAPPYDAYZ_FAST_TRICKS", "1") != "0"
 
@@ -111,6 +116,7 @@ def play(game, choose, round_only, rounds):
                 continue
             value = options[index][0]
             answers.append(index)
+@LOG_DECISION@
             game.decision = None
             kind = d.kind
             if kind == 'follow':
@@ -147,6 +153,7 @@ def play(game, choose, round_only, rounds):
 @TRUMPS@
                 plays = trick.plays
                 plays.append((seat, card, trump))
+@LOG_PLAY@
                 game.phase = 'follow'
                 # ---- Game._phase_follow: the next seat that holds cards, else the trick is resolved
                 leader = trick.leader
@@ -203,6 +210,7 @@ def play(game, choose, round_only, rounds):
                     seen[card] = True
                 zones[dest].extend(won)
                 blocked = play is not None and play[2] and faction_of[play[1]] in @BLOCKS@
+@LOG_WIN@
                 game.active = winner
                 game.tricks_won[winner] += 1
                 hook = None
@@ -212,6 +220,7 @@ def play(game, choose, round_only, rounds):
                 winning = play[1] if play is not None else plays[0][1]
                 frames = game.frames
                 if hook is not None:
+@LOG_POWER@
                     f = _new(Frame)
                     f.key = hook[0]
                     f.me = winner
@@ -299,6 +308,7 @@ def play(game, choose, round_only, rounds):
         trick.plays = []
         trick.named = named is not None
         game.named_lead = None
+@LOG_ENCOUNTER@
         game.phase = 'lead'
         # ---- Game._phase_lead, with Game._legal_options
         held = zones[@HAND_KEYS@[leader]]
@@ -358,6 +368,27 @@ _WINNING = '''
                         if play is None or ((v > best_value) if high else (v < best_value)):
                             play, best_value = p, v
 '''
+
+
+# The events Game records on the trick path (a game with an event log): the same dicts, keys in the same order.
+_LOG = {
+    "LOG_DECISION": '''
+            game.log.append({"event": "decision", "round": game.round_no, "actor": d.actor, "decision": d.kind,
+                             "answer": options[index].label})''',
+    "LOG_PLAY": '''
+                game.log.append({"event": "play", "round": game.round_no, "seat": seat, "card": LABEL[card],
+                                 "side": trick.side, "trump": trump})''',
+    "LOG_WIN": '''
+                game.log.append({"event": "win", "round": game.round_no, "seat": winner, "led": trick.led,
+                                 "blocked": blocked, "cards": [LABEL[c] for _, c, _ in plays]})''',
+    "LOG_POWER": '''
+                    game.log.append({"event": "power", "round": game.round_no, "power": hook[1], "variant": hook[2],
+                                     "seat": winner})''',
+    "LOG_ENCOUNTER": '''
+        game.log.append({"event": "encounter", "round": game.round_no,
+                         "card": LABEL[encounter] if encounter is not None else None, "leader": leader,
+                         "named": named})''',
+}
 
 
 def _playable(tables, in_force, led: str) -> tuple:
@@ -432,12 +463,14 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
         "TRANSFER_KEYS": _str_tuple(tables.transfer_keys),
         "EXPEDITION_KEYS": _str_tuple(tables.expedition_keys),
         "NCARDS": _int(len(game.cards)),
+        **{name: (code.strip("\n") if game.record else "") for name, code in _LOG.items()},
     }
     # one pass: a literal put in is never read again for a placeholder
     source = _PLACEHOLDER.sub(lambda m: literals[m.group(1)], _TEMPLATE)
     namespace = _namespace()
     namespace.update({"IN_FORCE": in_force, "PLAYABLE": in_force.playable, "WIN_HOOKS": in_force.win_hooks,
-                      "PROGRAMS": setup.programs, "OPTIONS_OF": tables.options_of, "TRUMP_RULES": trump_rules})
+                      "PROGRAMS": setup.programs, "OPTIONS_OF": tables.options_of, "TRUMP_RULES": trump_rules,
+                      "LABEL": tables.label})
     return source, namespace
 
 
@@ -448,7 +481,8 @@ def loop_for(game) -> Callable | None:
     if cache is None:
         cache = tables.fast_paths = {}
     in_force = game._in_force
-    found = cache.get(in_force, _MISSING)
+    key = (in_force, game.record)
+    found = cache.get(key, _MISSING)
     if found is _MISSING:
         made = source_for(game)
         if made is None:
@@ -457,5 +491,5 @@ def loop_for(game) -> Callable | None:
             source, namespace = made
             exec(compile(source, "<generated trick loop>", "exec"), namespace)
             found = namespace["play"]
-        cache[in_force] = found
+        cache[key] = found
     return found

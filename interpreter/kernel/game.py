@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import random
 from itertools import compress
-from operator import itemgetter
 from typing import Callable
 
 from happydayz.language import vm
@@ -50,7 +49,6 @@ def _scenario_reference(scenario) -> str:
 _STOP_OPTION = Option(vm.STOP, "stop choosing")
 _UNANSWERED = object()  # no choice waits for an answer (see Game._phase_powers)
 _NO_CARDS: frozenset[int] = frozenset()
-_new = object.__new__
 
 
 class Decision:
@@ -58,10 +56,7 @@ class Decision:
 
     A small class with slots rather than a NamedTuple: one is made for every decision
     of every playout, and CPython 3.11 makes, reads and frees a tuple subclass several
-    times slower. It compares by value and never changes once made. The game makes
-    its decisions with `_new(Decision)` and four stores (Game._ask), skipping the class
-    call: calling a class whose __init__ is Python code costs more than the rest of
-    making it.
+    times slower. It compares by value and never changes once made.
     """
 
     __slots__ = ("actor", "kind", "prompt", "options")
@@ -191,9 +186,8 @@ class Game:
         loop: a playout (a search's simulation, a benchmark's random game) spends most
         of its time going from one decision to the next.
         """
-        phases, answers, record = _PHASES, self.answers, self.record
         rounds = len(self.history)
-        while not record and fastpath.ENABLED:  # the trick loop generated for this setup (kernel.fastpath)
+        while fastpath.ENABLED:  # the trick loop generated for this setup (kernel.fastpath)
             loop = fastpath.loop_for(self)
             if loop is None:
                 break
@@ -204,22 +198,11 @@ class Game:
             if d is None:
                 if self.over:
                     return
-                phases[self.phase](self)
+                _PHASES[self.phase](self)
                 continue
             if round_only and len(self.history) != rounds:
                 return
-            index = choose(d)
-            if not record and type(index) is int and index >= 0:
-                try:
-                    value = d.options[index][0]  # the option's value ([0]: a NamedTuple's field reads slowly)
-                except IndexError:
-                    pass  # out of range: _answer raises the error
-                else:
-                    answers.append(index)  # _answer, inlined: this runs for every decision of every playout
-                    self.decision = None
-                    _ANSWERS[d.kind](self, d, value)
-                    continue
-            self._answer(d, index)  # the checks and the log
+            self._answer(d, choose(d))
 
     def _answer(self, d: Decision, index: int) -> None:
         if type(index) is not int or not 0 <= index < len(d.options):
@@ -234,7 +217,7 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent copy: it shares the setup and what is never changed in place, nothing else."""
-        other = _new(Game)
+        other = Game.__new__(Game)  # not a new game: every field is copied from this one
         for name, copier in _COPY_PLAN:
             value = getattr(self, name)
             if copier is not None and type(value) not in _IMMUTABLE:
@@ -474,11 +457,7 @@ class Game:
         raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
 
     def _ask(self, actor: int, kind: str, prompt: str, options) -> None:
-        d = self.decision = _new(Decision)  # Decision(...), made the cheap way (see Decision)
-        d.actor = actor
-        d.kind = kind
-        d.prompt = prompt
-        d.options = tuple(options)
+        self.decision = Decision(actor, kind, prompt, tuple(options))
 
     def _event(self, kind: str, **data) -> None:
         # hot paths test self.record themselves, so as not to build the event's data for nothing
@@ -667,11 +646,12 @@ class Game:
         return best_seat
 
     # --------------------------------------------------------------- tricks
-    # The trick loop runs for every play of every playout: it reads the per-card tables,
-    # builds no labels (the options are made once per setup) and records events inline.
-    # A phase whose next phase is certain (a trick's start, a play, its resolution, a
-    # power's answer, a trick's end, a Transfer pick) sets it and runs it at once,
-    # saving a trip through the game loop.
+    # The reference trick loop. Game.play runs the copy that kernel.fastpath generates per
+    # set-up (tests/kernel/test_fast_trick_path.py holds the two to the same games); this one
+    # runs for Game.apply and wherever the generator steps aside. It reads the per-card
+    # tables and builds no labels (the options are made once per setup). A phase whose next
+    # phase is certain (a trick's start, a play, its resolution, a power's answer, a trick's
+    # end, a Transfer pick) sets it and runs it at once.
     def _phase_start_trick(self) -> None:
         n = self.n
         zones = self.zones
@@ -690,23 +670,15 @@ class Game:
                                 "keeps bringing cards back into the hands")
         encounter = None
         reserve = zones["reserve"]
-        if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card (_move, inlined)
-            encounter = reserve.pop(0)
-            zones["encounter"].append(encounter)
-            self.loc[encounter] = "encounter"
+        if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card
+            encounter = reserve[0]
+            self._move(encounter, "encounter")
         leader = self.designated if self.designated is not None else self.active
         self.designated = None
         while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
             leader = (leader + 1) % n
-        # Trick(leader, encounter, named, None, [], named is not None), made the cheap way (see Decision)
         named = self.named_lead
-        trick = self.trick = _new(Trick)
-        trick.leader = leader
-        trick.encounter = encounter
-        trick.led = named
-        trick.side = trick.prompt = trick.declared = None
-        trick.plays = []
-        trick.named = named is not None
+        self.trick = Trick(leader, encounter, led=named, named=named is not None)
         self.named_lead = None
         if self.record:
             self.log.append({"event": "encounter", "round": self.round_no,
@@ -740,10 +712,7 @@ class Game:
             legal = list(filter(playable.__contains__, held))
             if len(legal) != len(held) and not of_led.isdisjoint(legal):
                 held = legal
-        # pick(options, held), inlined: this runs for every lead and follow
-        if len(held) > 1:
-            return itemgetter(*held)(options)
-        return (options[held[0]],)
+        return pick(options, held)
 
     def _restrict(self, seat: int, held: list[int], led: str | None) -> list[int]:
         """The cards `seat` may play once the rules on leading and playing are applied (see docs/language.md).
@@ -776,11 +745,7 @@ class Game:
     def _phase_lead(self) -> None:
         seat = self.trick.leader
         options = sum(self._legal_options(seat, self.tables.lead), ())  # both sides of each card
-        d = self.decision = _new(Decision)  # _ask, inlined: leads and follows are most of the decisions
-        d.actor = seat
-        d.kind = "lead"
-        d.prompt = LEAD_PROMPT
-        d.options = options
+        self._ask(seat, "lead", LEAD_PROMPT, options)
 
     def _answer_lead(self, d: Decision, value) -> None:
         card, side = value
@@ -800,22 +765,14 @@ class Game:
                 return
             if zones[hand_keys[seat]] or zones[transfer_keys[seat]]:
                 break
-        options = self._legal_options(seat, self.tables.follow)
-        d = self.decision = _new(Decision)  # _ask, inlined (see _phase_lead)
-        d.actor = seat
-        d.kind = "follow"
-        d.prompt = trick.prompt or _follow_prompt(trick)
-        d.options = options
+        self._ask(seat, "follow", trick.prompt or _follow_prompt(trick), self._legal_options(seat, self.tables.follow))
 
     def _answer_follow(self, d: Decision, card: int) -> None:
         """Play a card (a lead too, once its side is set)."""
         seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
-        zones, loc = self.zones, self.loc
-        zones[loc[card]].remove(card)  # _move, inlined: this runs for every card played
-        zones["table"].append(card)
-        loc[card] = "table"
+        self._move(card, "table")
         led = trick.led
         trump = False
         if faction != led:  # a lead, or a card off the Faction led: what its rules say matters

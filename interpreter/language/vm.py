@@ -17,7 +17,6 @@ from happydayz.language.host import PowerHost
 
 MAX_STEPS = 100_000  # loop steps; far beyond any real power: a guard, not a limit anyone meets
 STOP = "stop"  # the option that ends an "up to" choice early
-_new = object.__new__
 
 
 @dataclass(slots=True)
@@ -50,27 +49,8 @@ class Frame:
 def frame(key: tuple, me: int, this: int | None = None, trick: tuple = (), encounter: tuple = (),
           led: str | None = None, leader: int | None = None, card: int | None = None, winner: int | None = None,
           winning: int | None = None, side: str | None = None) -> Frame:
-    """A new Frame at the hook's start: Frame(...) without calling the class.
-
-    One is made for nearly every trick of a playout, and in CPython 3.11 calling a class
-    whose __init__ is Python code costs more than the rest of making it.
-    """
-    f = _new(Frame)
-    f.key = key
-    f.me = me
-    f.this = this
-    f.trick = trick
-    f.encounter = encounter
-    f.led = led
-    f.leader = leader
-    f.card = card
-    f.winner = winner
-    f.winning = winning
-    f.side = side
-    f.pc = f.steps = 0
-    f.env = {}
-    f.buffer = f.picked = f.g = None
-    return f
+    """A new Frame at the hook's start."""
+    return Frame(key, me, this, trick, encounter, led, leader, card, winner, winning, side)
 
 
 @dataclass(slots=True)

@@ -2,10 +2,11 @@
 
 Every bundled scenario, 2 to 5 Communities, express and campaign, with the promo
 cards and the random-power rule on some configurations (the powers in force then
-change during a game): each game is played by Game.play without an event log, once
-with the generated loop and once with it switched off, every decision answered
-from a seeded random.Random, and the two games must agree on every decision asked,
-every answer, the random source's state and the whole final state.
+change during a game): each game is played by Game.play, without an event log and
+with one, once with the generated loop and once with it switched off, every decision
+answered from a seeded random.Random, and the two games must agree on every decision
+asked, every answer, every event logged, the random source's state and the whole final
+state.
 """
 
 import ast
@@ -36,20 +37,21 @@ def _state(game: Game) -> dict:
         "tricks_played": game.tricks_played, "round_no": game.round_no, "round_gain": game.round_gain,
         "winners": game.winners, "over": game.over, "phase": game.phase, "state": game.state,
         "factions": game.factions, "added": game.added, "active": game.active, "rng": game.rng.getstate(),
-        "decision": game.decision,
+        "decision": game.decision, "log": game.log,
     }
 
 
-def _play(setup, seed: int, fast: bool, monkeypatch, round_only: bool = False) -> tuple[Game, list]:
+def _play(setup, seed: int, fast: bool, monkeypatch, round_only: bool = False,
+          record: bool = False) -> tuple[Game, list]:
     monkeypatch.setattr(fastpath, "ENABLED", fast)
-    game = Game(setup, seed, record=False)
+    game = Game(setup, seed, record=record)
     chooser = random.Random(seed * 7 + 1)
     asked = []
 
     def choose(decision):
         # what the chooser is shown, and the state of the game it may read
         asked.append((decision.actor, decision.kind, decision.prompt, decision.options, game.phase,
-                      len(game.answers), game.trick.plays[:] if game.trick is not None else None))
+                      len(game.answers), game.trick.plays[:] if game.trick is not None else None, len(game.log)))
         return chooser.randrange(len(decision.options))
 
     if round_only:
@@ -63,11 +65,14 @@ def _play(setup, seed: int, fast: bool, monkeypatch, round_only: bool = False) -
 
 def _compare(setup, seeds, monkeypatch, round_only: bool = False) -> None:
     for seed in seeds:
-        fast, fast_asked = _play(setup, seed, True, monkeypatch, round_only)
-        slow, slow_asked = _play(setup, seed, False, monkeypatch, round_only)
-        assert fast_asked == slow_asked
-        assert _state(fast) == _state(slow)
-        assert fast.over
+        for record in (False, True):
+            fast, fast_asked = _play(setup, seed, True, monkeypatch, round_only, record)
+            slow, slow_asked = _play(setup, seed, False, monkeypatch, round_only, record)
+            assert fast_asked == slow_asked
+            assert _state(fast) == _state(slow)
+            assert [list(event) for event in fast.log] == [list(event) for event in slow.log]  # keys in the same order
+            assert fast.over
+            assert bool(fast.log) == record
 
 
 def _configurations():
@@ -104,15 +109,18 @@ def test_the_bundled_scenarios_use_it():
         game = Game(setup, 1, record=False)
         assert fastpath.loop_for(game) is not None, scenario_id
         assert fastpath.loop_for(game) is fastpath.loop_for(Game(setup, 2, record=False))  # made once per setup
+        logged = Game(setup, 1, record=True)
+        assert fastpath.loop_for(logged) is not None, scenario_id
+        assert fastpath.loop_for(logged) is not fastpath.loop_for(game)  # its own loop, with the events written in
 
 
 def test_an_illegal_answer_is_refused_as_before(monkeypatch):
     from happydayz.base.errors import GameRuleError
 
     setup = _setup(SCENARIOS[0], 4, True, False)
-    for fast in (True, False):
+    for fast, record in ((True, False), (False, False), (True, True)):
         monkeypatch.setattr(fastpath, "ENABLED", fast)
-        game = Game(setup, 1, record=False)
+        game = Game(setup, 1, record=record)
         calls = []
 
         def choose(decision):
