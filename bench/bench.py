@@ -31,10 +31,10 @@ It measures:
   the suit led wins, random legal card with random.Random), microseconds per
   trick;
 - their ratio, measured in each repeat and reported as the median
-  (`playout_floor_ratio`; target <= 8);
+  (`playout_floor_ratio`; target <= 3);
 - loading every bundled power (parse, check, compile) in-process with every
   cache cleared, in milliseconds: cold (the Lark parser built too) and with the
-  parser already built (target <= 200 ms for cold);
+  parser already built (target <= 100 ms for cold);
 - the cost of a state copy, `game.copy()`, in the middle of an express round, in
   microseconds.
 
@@ -62,9 +62,11 @@ import time
 
 SCENARIOS = ("woodstock-fever/1", "american-dream/1")
 PLAYERS = 4
-TARGET_RATIO = 8.0
+# The targets of issue 19 ("balance answers in seconds"); `meets` in the JSON says which are met.
+TARGET_RATIO = 3.0
 TARGET_SIMULATE_RATIO = 1.5  # the simulate path's cost per trick over the kernel's logged playout
-TARGET_LOAD_MS = 200.0
+TARGET_GREEDY_RATIO = 3.0  # a game between greedy bots over the same game between random bots
+TARGET_LOAD_MS = 100.0
 
 
 # ------------------------------------------------------------------- the floor
@@ -341,7 +343,7 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
         "load_powers_warm_parser_ms": round(median(ms for ms, _ in warm), 1),
         "copy_us": round(copy_us, 1),
         "targets": {"playout_floor_ratio": TARGET_RATIO, "simulate_kernel_ratio": TARGET_SIMULATE_RATIO,
-                    "load_powers_cold_ms": TARGET_LOAD_MS},
+                    "greedy_random_ratio": TARGET_GREEDY_RATIO, "load_powers_cold_ms": TARGET_LOAD_MS},
     }
     result["meets"] = {key: result[key] <= target for key, target in result["targets"].items()}
     return result
@@ -443,7 +445,8 @@ def render(result: dict) -> str:
         f"(target <= {TARGET_SIMULATE_RATIO:g}; repeats {result['simulate_kernel_ratio_range'][0]:.2f}"
         f"-{result['simulate_kernel_ratio_range'][1]:.2f})",
         f"  greedy / random bots, per game     {result['greedy_random_ratio']:>10.1f} x   "
-        f"(repeats {result['greedy_random_ratio_range'][0]:.1f}-{result['greedy_random_ratio_range'][1]:.1f})",
+        f"(target <= {TARGET_GREEDY_RATIO:g}; repeats {result['greedy_random_ratio_range'][0]:.1f}"
+        f"-{result['greedy_random_ratio_range'][1]:.1f})",
         f"  load {result['load_powers']} powers, cold                {result['load_powers_cold_ms']:>10.1f} ms"
         f"   (target <= {TARGET_LOAD_MS:g})",
         f"  load {result['load_powers']} powers, parser built        {result['load_powers_warm_parser_ms']:>10.1f} ms",

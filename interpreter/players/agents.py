@@ -15,6 +15,7 @@ factory taking a seed), so a new bot is one entry there.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from happydayz.base.errors import GameRuleError
@@ -244,8 +245,14 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
         bind = getattr(agent, "bind", None)
         if bind is not None:  # bots that read the public facts of the game (card specs, compiled powers)
             bind(game.setup, seat)
-    observe = game.observe
-    game.play(lambda d: agents[d.actor].decide(Observation(lambda: observe(d.actor), seat_view(game, d.actor)), d))
+    # Each seat's view makers, made once: they read the game when the agent reads the view.
+    views = [(partial(game.observe, seat), seat_view(game, seat)) for seat in range(game.n)]
+
+    def ask(d: Decision) -> int:
+        make, part = views[d.actor]
+        return agents[d.actor].decide(Observation(make, part), d)
+
+    game.play(ask)
     return game.result()
 
 
