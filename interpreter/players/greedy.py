@@ -39,6 +39,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Mapping
 
 from happydayz.base.draws import shuffle
@@ -486,7 +487,7 @@ def _finish_hook(probe: _Probe, frame, program, request) -> None:
 
 
 # ============================================================== the estimate
-@dataclass
+@dataclass(slots=True)
 class Item:
     """A card in a hypothetical trick: its attributes, its worth to me (m) and to anyone (s)."""
 
@@ -552,23 +553,30 @@ class Estimate:
         hooked = bool(self.hooks or self.card_hooks)
         for k in range(samples if hooked else 1):
             pool = list(pool_all)
-            shuffle(rng, pool)
+            shuffle(rng, pool)  # (also without hooks, where only my pile is read: the same draws)
             zones: dict[str, list[int]] = {}
             for seat in range(n):
                 seen_here = exp_seen[seat]
                 down = sizes[seat] - len(seen_here)
-                zones[f"expedition:{seat}"] = seen_here + pool[:down]
+                if hooked:
+                    zones[f"expedition:{seat}"] = seen_here + pool[:down]
                 if k == 0 and seat == me:
                     up = set(face_up_ids[seat])
                     self.my_pile = [c for c in seen_here if c not in up] + pool[:down]
                 pool = pool[down:]
-            zones[f"hand:{me}"] = list(hand)
-            for seat in range(n):
-                zones[f"transfer:{seat}"] = list(transfer[seat])
-            self.samples.append(zones)
+            if hooked:  # (without hooks no probe reads the zones)
+                zones[f"hand:{me}"] = list(hand)
+                for seat in range(n):
+                    zones[f"transfer:{seat}"] = list(transfer[seat])
+                self.samples.append(zones)
         self._mine = f"expedition:{me}"
+        self._survivors_of = model.survivors.__getitem__
         self._probes: list[_Probe | None] = [None] * len(self.samples)  # one per sample (see _score)
-        self._base = [self._score(i, ()) for i in range(len(self.samples))] if hooked else []
+        # A sample equal to an earlier one (no face-down card was guessed) is its twin: a hook's run on a
+        # probe depends only on the zones and the observation (its random source is seeded 0 for each run,
+        # its moves are ignored, its scores reset), so the twin's scores are the earlier one's.
+        self._twin = [self.samples.index(zones) for zones in self.samples]
+        self._base = self._per_sample(lambda i: self._score(i, ())) if hooked else []
 
     def _once(self, key: tuple, make):
         """`make()`, worked out once per decision for `key`. Only for what draws nothing from `rng`."""
@@ -579,6 +587,25 @@ class Estimate:
         return value
 
     # --- worth
+    def _per_sample(self, score) -> list:
+        """[score(i) for each sample i], a twin sample taking the earlier sample's value (no hook run again)."""
+        out = []
+        for i, twin in enumerate(self._twin):
+            out.append(out[twin] if twin < i else score(i))
+        return out
+
+    def _mean_gain(self, gain) -> float:
+        """The mean over the samples of gain(i, base score of sample i), summed in sample order
+        (a twin sample taking the earlier sample's gain, as in _per_sample)."""
+        total = 0.0
+        gains = []
+        base = self._base
+        for i, twin in enumerate(self._twin):
+            value = gains[twin] if twin < i else gain(i, base[i])
+            gains.append(value)
+            total += value
+        return total / len(gains)
+
     def _score(self, i: int, extra: Iterable[int], removed: Iterable[int] = ()) -> float:
         """My Survivors at the count, with sample i's zones, `extra` cards added to mine and `removed` taken out."""
         zones = self.samples[i]
@@ -587,7 +614,7 @@ class Estimate:
             gone = set(removed)
             mine = [c for c in zones[key] if c not in gone] + list(extra)
         else:
-            mine = zones[key] + list(extra)
+            mine = [*zones[key], *extra]
         probe = self._probes[i]
         if probe is None:
             probe = self._probes[i] = _Probe(self.setup, self.obs, self.factions, dict(zones))
@@ -607,7 +634,7 @@ class Estimate:
                 hook = card_hooks.get(c)
                 if hook is not None:
                     _run_hook(probe, hook[0], hook[1], me, c)
-        return sum(map(self.model.survivors.__getitem__, mine)) + probe.scores[me]
+        return sum(map(self._survivors_of, mine)) + probe.scores[me]
 
     def m(self, card: int) -> float:
         """The worth of one card to me if it ends in my Expedition zone."""
@@ -617,14 +644,11 @@ class Estimate:
         if not self.hooks and not self.card_hooks:
             value = float(self.cards[card].survivors)
         else:
-            total = 0.0
             key = self._mine
-            for i, base in enumerate(self._base):
-                if card in self.samples[i][key]:
-                    total += base - self._score(i, (), (card,))
-                else:
-                    total += self._score(i, (card,)) - base
-            value = total / len(self.samples)
+            samples = self.samples
+            score = self._score
+            value = self._mean_gain(lambda i, base: base - score(i, (), (card,)) if card in samples[i][key]
+                                    else score(i, (card,)) - base)
         self._m[card] = value
         return value
 
@@ -636,12 +660,30 @@ class Estimate:
             got = self._rules[card] = self.setup.rules(faction, self.in_play.variants.get(faction, "basic"))
         return got
 
+    @cached_property
+    def unseen_by_faction(self) -> dict[str, list[int]]:
+        """Faction -> its unseen cards, in the order of `unseen` (never to be changed: shared)."""
+        out: dict[str, list[int]] = {}
+        cards = self.cards
+        for c in self.unseen:
+            faction = cards[c].faction
+            group = out.get(faction)
+            if group is None:
+                out[faction] = [c]
+            else:
+                group.append(c)
+        return out
+
+    @cached_property
+    def hand_sizes(self) -> list[int]:
+        return self.obs["hand_sizes"]
+
     def faction_mean(self, faction: str | None) -> float:
         """The mean worth to me of the unseen cards of a Faction (of all unseen cards for None)."""
         key = faction or "*"
         if key in self._fmean:
             return self._fmean[key]
-        pool = [c for c in self.unseen if faction is None or self.cards[c].faction == faction]
+        pool = self.unseen if faction is None else self.unseen_by_faction.get(faction, [])
         if not pool:
             value = 0.0
         else:
@@ -649,7 +691,7 @@ class Estimate:
             if self.hooks or self.card_hooks:
                 value = sum(self.m(c) for c in picks) / len(picks)
             else:
-                value = sum(self.cards[c].survivors for c in pool) / len(pool)
+                value = sum(map(self._survivors_of, pool)) / len(pool)
         self._fmean[key] = value
         return value
 
@@ -658,13 +700,11 @@ class Estimate:
         if not gained and not lost:
             return 0.0
         if not self.hooks and not self.card_hooks:
-            return float(sum(self.cards[c].survivors for c in gained) - sum(self.cards[c].survivors for c in lost))
+            survivors_of = self._survivors_of
+            return float(sum(map(survivors_of, gained)) - sum(map(survivors_of, lost)))
         if len(gained) == 1 and not lost:
             return self.m(gained[0])
-        total = 0.0
-        for i, base in enumerate(self._base):
-            total += self._score(i, gained, lost) - base
-        return total / len(self.samples)
+        return self._mean_gain(lambda i, base: self._score(i, gained, lost) - base)
 
     def addition(self, led: str | None, follow_p: float, k: int) -> Item:
         """What a later player probably adds to the trick: a card of the Faction led (chance
@@ -693,15 +733,24 @@ class Estimate:
             return memo[key]
         cards = self.cards
         if led is not None:
-            pool = [c for c in self.unseen if cards[c].faction == led]
+            pool = list(self.unseen_by_faction.get(led, ()))
         else:
-            pool = sorted(self.unseen, key=lambda c: cards[c].survivors)[: max(len(self.unseen) // 3, 1)]
+            pool = sorted(self.unseen, key=self.model.survivors.__getitem__)[: max(len(self.unseen) // 3, 1)]
         spec = None
         if pool:
             pool.sort(key=lambda c: (cards[c].survivors, cards[c].value or 0))
             spec = cards[pool[len(pool) // 2]]
         memo[key] = spec
         return spec
+
+    def passes(self, conds: list, x: Item, led) -> bool:
+        """matches(conds, x, led), once per decision for an Item (Items are never changed)."""
+        key = ("passes", id(conds), id(x), led)
+        memo = self._memo
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = matches(conds, x, led)
+        return got
 
     def item(self, card: int) -> Item:
         """The card as an Item (one object per card and decision: Items are never changed)."""
@@ -741,8 +790,9 @@ def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item
     mine = 0.0
     others = 0.0
     share = 1.0 / max(n - 1, 1)
-    for group, dest in ((items, profile.trick), ((enc,) if enc is not None else (), profile.encounter)):
-        mine, others = _send(group, dest, i_win, share, gained, mine, others)
+    mine, others = _send(items, profile.trick, i_win, share, gained, mine, others)
+    if enc is not None:
+        mine, others = _send((enc,), profile.encounter, i_win, share, gained, mine, others)
     if i_win:
         mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
         mine += 0.3 * 0  # (no shed from the hand)
@@ -751,21 +801,28 @@ def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item
     return mine - others / max(n - 1, 1)
 
 
+def _without(items: list[Item], gone: list[Item]) -> list[Item]:
+    """`items` but those of `gone` (the same objects)."""
+    gone_ids = {id(x) for x in gone}
+    return [x for x in items if id(x) not in gone_ids]
+
+
 def _send(group, dest: str, i_win: bool, share: float, gained: list, mine: float, others: float) -> tuple[float, float]:
     """Where cards a trick's winner takes end up, as worth to me (`mine`, or into `gained`) and to the others."""
     if not group or dest == REMOVED:
         return mine, others
-    worth_m = sum(x.m for x in group)
-    worth_s = sum(x.survivors for x in group)
+    # (each sum is made only where it is read)
     if i_win:
-        if dest == ME or (dest == CHOICE and worth_m >= 0):
+        if dest == ME or (dest == CHOICE and sum([x.m for x in group]) >= 0):
             gained.extend(group)
         else:
-            others += worth_s
-    elif dest == ME or (dest == CHOICE and worth_s >= 0):
+            others += sum([x.survivors for x in group])
+        return mine, others
+    worth_s = sum([x.survivors for x in group])
+    if dest == ME or (dest == CHOICE and worth_s >= 0):
         others += worth_s
     else:  # the winner sends it away: to me with some chance
-        mine += share * worth_m
+        mine += share * sum([x.m for x in group])
         others += (1 - share) * worth_s
     return mine, others
 
@@ -976,17 +1033,18 @@ class GreedyAgent:
         rest = []
         for step in range(1, n):
             seat = (leader + step) % n
-            if seat not in played and (obs["hand_sizes"][seat] + len(est.transfer[seat])) > 0:
+            if seat not in played and (est.hand_sizes[seat] + len(est.transfer[seat])) > 0:
                 rest.append(seat)
         encounter = est.encounter
         enc_item = est.item(encounter) if encounter is not None else None
+        items0 = [est.item(c) for _, c, _ in plays0]  # the cards on the table (their worths draw nothing)
         scores = []
         for option in decision.options:
             if lead:
                 card, side = option.value
             else:
                 card, side = option.value, trick["side"]
-            score = self._score_play(est, card, side, plays0, led0, leader, rest, held, voids, enc_item)
+            score = self._score_play(est, card, side, plays0, items0, led0, leader, rest, held, voids, enc_item)
             scores.append(score - self.hand_worth(est, card))
         return scores
 
@@ -1005,7 +1063,7 @@ class GreedyAgent:
         scores = self._play_scores(est, decision, lead)
         return max(range(len(scores)), key=lambda i: (scores[i], self.rng.random()))
 
-    def _score_play(self, est: Estimate, card: int, side: str, plays0, led0, leader, rest, held, voids,
+    def _score_play(self, est: Estimate, card: int, side: str, plays0, items0, led0, leader, rest, held, voids,
                     enc_item) -> float:
         me = est.me
         cards = est.cards
@@ -1013,11 +1071,10 @@ class GreedyAgent:
         led = led0
         if led is None and not rules.never_leads:
             led = cards[card].faction
-        trump = self._trumps(est, card, led, side, leader, held)
+        trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held)
         plays = plays0 + [(me, card, trump)]
         best = _best_play(cards, plays, led, side == "+")  # (the public rules: _winner)
-        item = est.item
-        items = [item(c) for _, c, _ in plays]
+        items = items0 + [est.item(card)]
 
         # what the others still to play are likely to add, and whether they can beat the best card
         # (the chances depend on the Faction led, the seat and the card to beat: worked out once
@@ -1095,8 +1152,7 @@ class GreedyAgent:
     @staticmethod
     def _unseen_of(est: Estimate, led: str | None) -> list[int]:
         """The unseen cards of the Faction led."""
-        return est._once(("unseen of", led), lambda: [c for c in est.unseen if est.cards[c].faction == led]
-                         if led else [])
+        return est.unseen_by_faction.get(led, []) if led else []
 
     @staticmethod
     def _transfer_ids(est: Estimate, seat: int) -> list[int]:
@@ -1108,9 +1164,11 @@ class GreedyAgent:
             return 1.0
         if led in voids.get(seat, ()):
             return 0.0
-        if any(est.cards[c].faction == led for c in self._transfer_ids(est, seat)):
-            return 1.0
-        return 1.0 - _p_none(len(est.unseen), len(self._unseen_of(est, led)), est.obs["hand_sizes"][seat])
+        cards = est.cards
+        for c in self._transfer_ids(est, seat):
+            if cards[c].faction == led:
+                return 1.0
+        return 1.0 - _p_none(len(est.unseen), len(self._unseen_of(est, led)), est.hand_sizes[seat])
 
     def _beats(self, est: Estimate, led: str | None, bval: int, side: str, seat: int, voids) -> float:
         """The chance that `seat` holds a card of the Faction led better than `bval` on `side`."""
@@ -1129,7 +1187,7 @@ class GreedyAgent:
         key = ("beats", better, seat)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = 1.0 - _p_none(len(est.unseen), better, est.obs["hand_sizes"][seat])
+            got = memo[key] = 1.0 - _p_none(len(est.unseen), better, est.hand_sizes[seat])
         return got
 
     def _utility(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
@@ -1146,24 +1204,13 @@ class GreedyAgent:
         share = 1.0 / max(n - 1, 1)
         led_hint = items[0].faction if items else None
         remaining = list(items)
-        memo = est._memo
-
-        def passes(conds: list, x: Item, led) -> bool:  # matches(), once per decision for an Item (never changed)
-            key = ("passes", id(conds), id(x), led)
-            got = memo.get(key)
-            if got is None:
-                got = memo[key] = matches(conds, x, led)
-            return got
-
-        def give(group: list[Item], dest: str):
-            nonlocal mine, others
-            mine, others = _send(group, dest, i_win, share, gained, mine, others)
+        passes = est.passes
 
         for conds, order in profile.deals:
             dealt = [x for x in remaining if passes(conds, x, led_hint)]
             if not dealt:
                 continue
-            remaining = [x for x in remaining if not any(x is d for d in dealt)]
+            remaining = _without(remaining, dealt)
             for attr, direction in reversed(order):
                 dealt.sort(key=lambda x: getattr(x, attr, 0) or 0, reverse=direction == "highest")
             for i, x in enumerate(dealt):
@@ -1175,13 +1222,13 @@ class GreedyAgent:
             group = remaining if what == "trick" else ([enc] if enc else [])
             moved = [x for x in group if passes(conds, x, led_hint)]
             if what == "trick":
-                remaining = [x for x in remaining if not any(x is d for d in moved)]
+                remaining = _without(remaining, moved)
             elif moved:
                 enc = None
-            give(moved, dest)
-        give(remaining, profile.trick)
+            mine, others = _send(moved, dest, i_win, share, gained, mine, others)
+        mine, others = _send(remaining, profile.trick, i_win, share, gained, mine, others)
         if enc is not None:
-            give([enc], profile.encounter)
+            mine, others = _send([enc], profile.encounter, i_win, share, gained, mine, others)
         for shed in profile.sheds:
             if shed.source not in ("expedition", "trick"):
                 continue
