@@ -25,6 +25,7 @@ dropped rather than failing.
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 from typing import Iterable, Mapping
 
 from happydayz.base.draws import shuffle
@@ -130,15 +131,16 @@ def _constrained(places: list[tuple[str, int, frozenset]]) -> list[tuple[frozens
     return runs
 
 
-def _deal(runs, places, pool: list[int], faction) -> dict[str, list[int]]:
-    """Deal the shuffled pool into places (name, size, forbidden Factions): the constrained ones first (`runs`,
-    from _constrained), then the others in order; what is left goes to the discard pile. `faction`: card -> Faction."""
+def _deal(runs, places, pool: list[int]) -> dict[str, list[int]]:
+    """Deal the shuffled pool into places (name, size, forbidden Factions): the constrained ones first (`runs`:
+    (the pool's cards they allow, places), see Sampler), then the others in order; what is left goes to the
+    discard pile."""
     out: dict[str, list[int]] = {}
     remaining = pool
-    for forbidden, run in runs:
+    for allows, run in runs:
         # each place of a run takes the first `size` allowed cards left; the places of a run
         # forbid the same Factions, so what the next one may take is what this one left
-        allowed = [c for c in remaining if faction[c] not in forbidden]
+        allowed = list(filter(allows.__contains__, remaining))
         gone: set[int] = set()
         for name, size in run:
             if len(allowed) < size:  # an inconsistent void: drop it
@@ -148,7 +150,7 @@ def _deal(runs, places, pool: list[int], faction) -> dict[str, list[int]]:
             gone.update(taken)
             out[name] = taken
         if gone:
-            remaining = [c for c in remaining if c not in gone]
+            remaining = list(filterfalse(gone.__contains__, remaining))
     for name, size, _ in places:
         if name in out:
             continue
@@ -210,8 +212,10 @@ class Sampler:
         if needed > len(self.pool):
             raise DeterminizeError(f"the observation hides {needed} cards but only {len(self.pool)} are unseen")
         self.places = places
-        self.runs = _constrained(places)
-        self.faction = [spec.faction for spec in cards]
+        # the constrained places' runs, each with the unseen cards it may be dealt (those not of a Faction it
+        # forbids); a place of no card is left to the others (_deal gives it an empty list all the same)
+        self.runs = [(frozenset(c for c in self.pool if cards[c].faction not in forbidden), run)
+                     for forbidden, run in _constrained([place for place in places if place[1]])]
 
         # --- the zones the observer sees
         zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
@@ -223,6 +227,8 @@ class Sampler:
         if trick_obs:
             zones["table"] = [p["id"] for p in trick_obs["plays"]]
         self.zones = zones
+        # the places whose zone already holds cards the observer sees there (the known Expedition cards)
+        self.seen_places = [name for name, _, _ in places if zones.get(name)]
 
         self.trick = None
         if kind != "transfer":
@@ -253,10 +259,11 @@ class Sampler:
         """One full Game consistent with the observation, at its decision, the hidden cards dealt by `rng`."""
         pool = self.pool[:]
         shuffle(rng, pool)
+        dealt = _deal(self.runs, self.places, pool)
         zones = dict(self.zones)
-        for name, ids in _deal(self.runs, self.places, pool, self.faction).items():
-            base = zones.get(name)
-            zones[name] = base + ids if base else ids
+        zones.update(dealt)
+        for name in self.seen_places:  # the cards seen there first, then the dealt ones
+            zones[name] = self.zones[name] + dealt[name]
         trick = None
         if self.trick is not None:
             leader, encounter, led, side, plays, named = self.trick

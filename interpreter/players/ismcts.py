@@ -49,6 +49,10 @@ from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.tables import tables_of
 
 
+class _TreeDecision(Exception):
+    """A search's playout has come to a decision its tree answers (see ISMCTSAgent._iterate)."""
+
+
 class Node:
     __slots__ = ("actor", "edges", "visits", "avail", "reward", "squares")
 
@@ -258,50 +262,75 @@ class ISMCTSAgent:
         node = root
         me = observation["seat"]
         tree_kinds, opponents = self.tree_kinds, self.opponents_in_tree
-        rng = self.rng
+        policy = self._chooser(game)
+        tree_move: list[int] = []  # the tree's answer to the decision pending, when it has chosen one
+
+        def until_tree(d: Decision) -> int:
+            """The tree's move, then the policy's answers up to the tree's next decision."""
+            if tree_move:
+                return tree_move.pop()
+            if d.kind in tree_kinds and (d.actor == me or opponents):
+                raise _TreeDecision  # (before any draw: Game.play leaves the decision unanswered)
+            return policy(d)
+
         while game.decision is not None and len(game.history) == history:
             d = game.decision
-            if d.kind not in tree_kinds or (d.actor != me and not opponents):
-                game.apply(self._policy(game, d))
-                continue
-            kind = d.kind
-            keys = [(kind, o[0]) for o in d.options]  # move_key of each option (their values are ints and tuples)
-            legal = range(len(keys)) if node is not root else sorted(self._root_allowed)
-            edges = node.edges
-            untried = []
-            for i in legal:
-                child = edges.get(keys[i])
-                if child is None:
-                    untried.append(i)
-                else:
-                    child.avail += 1
-            if untried:
-                i = untried[randbelow(rng, len(untried))]
-                child = Node(d.actor)
-                child.avail = 1
-                edges[keys[i]] = child
+            if d.kind in tree_kinds and (d.actor == me or opponents):
+                child, i, expanded = self._tree_step(root, node, d)
                 path.append(child)
-                game.apply(i)
-                # the rest of the round is the playout
-                game.play(self._chooser(game), round_only=True)
-                break
-            log_c = self.exploration
-            best_i, best_u = 0, -1.0
-            sqrt, log = math.sqrt, math.log
-            for i in legal:
-                child = edges[keys[i]]
-                u = child.reward / child.visits + log_c * sqrt(log(child.avail) / child.visits)
-                if u > best_u:
-                    best_i, best_u = i, u
-            node = edges[keys[best_i]]
-            path.append(node)
-            game.apply(best_i)
+                if expanded:
+                    game.apply(i)
+                    # the rest of the round is the playout (a round counted from after this move:
+                    # should the move end one, the playout plays the next)
+                    game.play(policy, round_only=True)
+                    break
+                node = child
+                tree_move.append(i)
+            # The tree's move, then the policy's up to the tree's next decision, in Game.play's fast
+            # loop rather than Game.apply's one decision at a time. (Game.play answers as
+            # apply(choose(decision)) in a loop does: _TreeDecision leaves that decision pending.)
+            try:
+                game.play(until_tree, round_only=True)
+            except _TreeDecision:
+                pass
         rewards = self.rewards(game, history, banked)
         for n in path:
             n.visits += 1
             r = rewards[n.actor]
             n.reward += r
             n.squares += r * r
+
+    def _tree_step(self, root: Node, node: Node, d: Decision) -> tuple[Node, int, bool]:
+        """(child, option, expanded) at a tree decision: an untried move at random (a new child), else UCB1's pick.
+
+        Every move available here that the tree knows counts one more availability.
+        """
+        kind = d.kind
+        keys = [(kind, o[0]) for o in d.options]  # move_key of each option (their values are ints and tuples)
+        legal = range(len(keys)) if node is not root else sorted(self._root_allowed)
+        edges = node.edges
+        untried = []
+        for i in legal:
+            child = edges.get(keys[i])
+            if child is None:
+                untried.append(i)
+            else:
+                child.avail += 1
+        if untried:
+            i = untried[randbelow(self.rng, len(untried))]
+            child = Node(d.actor)
+            child.avail = 1
+            edges[keys[i]] = child
+            return child, i, True
+        log_c = self.exploration
+        best_i, best_u = 0, -1.0
+        sqrt, log = math.sqrt, math.log
+        for i in legal:
+            child = edges[keys[i]]
+            u = child.reward / child.visits + log_c * sqrt(log(child.avail) / child.visits)
+            if u > best_u:
+                best_i, best_u = i, u
+        return edges[keys[best_i]], best_i, False
 
     def _survivors(self) -> tuple:
         """The Survivors of each card id."""
@@ -355,7 +384,7 @@ class ISMCTSAgent:
                 scores = [d - b for d, b in zip(scores, banked)]
         out = []
         for s in range(n):
-            others = [scores[t] for t in range(n) if t != s]
+            others = scores[:s] + scores[s + 1:]
             if self.reward_mode == "mean":
                 diff = scores[s] - sum(others) / len(others)
             else:
@@ -400,6 +429,9 @@ class PlayoutPolicy:
         tables = tables_of(setup)
         self._value, self._faction = tables.value, tables.faction
         self._survivors = tuple(c.survivors for c in setup.cards)
+        # each Faction's cards that have a value (what a lead of that Faction is answered with)
+        valued = [c for c, v in enumerate(self._value) if v is not None]
+        self._valued_cards = {f: frozenset(c for c in valued if self._faction[c] == f) for f in set(self._faction)}
         self._profiles: dict[tuple, OnWin] = {}
         self._sites: dict[tuple, object] = {}
         # what depends on the Factions and variants in play, for those of `_in_play`
@@ -430,18 +462,21 @@ class PlayoutPolicy:
         `fast` = (the trick's fate, the Encounter card's fate, the bonus) when winning only keeps
         or sends the trick and the Encounter card whole (no deal, no filter), else None; then
         `general` holds the deals and filtered moves with, for each, which cards its `where`
-        conditions let through (card -> bool) and the sort keys of a deal's order.
+        conditions let through (a function card -> bool) and the sort keys of a deal's order,
+        then the sheds' bonuses.
         """
         self._same_factions(game)
-        got = self._by_led.get(faction)
-        if got is None:
-            key = (faction, game.variant_of(faction))
-            profile = self._profiles.get(key)
-            if profile is None:
-                profile = self.model.on_win({"factions": [{"faction": f, "variant": v} for f, v in game.factions]},
-                                            faction)
-                self._profiles[key] = profile
-            got = self._by_led[faction] = _read_profile(profile, self.cards, faction)
+        return self._by_led.get(faction) or self._read_led(game, faction)
+
+    def _read_led(self, game: Game, faction: str) -> tuple:
+        """_led's answer read for the first time since the Factions in play were checked (by the caller)."""
+        key = (faction, game.variant_of(faction))
+        profile = self._profiles.get(key)
+        if profile is None:
+            profile = self.model.on_win({"factions": [{"faction": f, "variant": v} for f, v in game.factions]},
+                                        faction)
+            self._profiles[key] = profile
+        got = self._by_led[faction] = _read_profile(profile, self.cards, faction)
         return got
 
     def winner_worth(self, game: Game, trick_cards: list[int], encounter: int | None, led: str | None) -> float:
@@ -453,28 +488,27 @@ class PlayoutPolicy:
             if encounter is not None:
                 worth += _fate(survivors[encounter], enc)
             return worth + bonus
-        deals, partial = general
-        cards = self.cards
+        deals, partial, bonuses = general
+        worth_of = survivors.__getitem__
         remaining = list(trick_cards)
         worth = 0.0
-        for conds, match, sorts in deals:
-            dealt = [c for c in remaining if _passes(match, conds, cards, c, led)]
+        for passes, sorts in deals:
+            dealt = list(filter(passes, remaining))
             if not dealt:
                 continue
             remaining = [c for c in remaining if c not in dealt]
             for keys, reverse in sorts:
                 dealt.sort(key=keys.__getitem__, reverse=reverse)
-            worth += sum(survivors[c] for c in dealt[::game.n])
-        for conds, match, dest in partial:
-            moved = [c for c in remaining if _passes(match, conds, cards, c, led)]
+            worth += sum(map(worth_of, dealt[::game.n]))
+        for passes, dest in partial:
+            moved = list(filter(passes, remaining))
             remaining = [c for c in remaining if c not in moved]
-            worth += _fate(sum(survivors[c] for c in moved), dest)
-        worth += _fate(sum(survivors[c] for c in remaining), profile.trick)
+            worth += _fate(sum(map(worth_of, moved)), dest)
+        worth += _fate(sum(map(worth_of, remaining)), profile.trick)
         if encounter is not None:
             worth += _fate(survivors[encounter], profile.encounter)
-        for shed in profile.sheds:
-            if shed.source in ("expedition", "trick") and not shed.mandatory:
-                worth += 2.0 * shed.count
+        for bonus in bonuses:
+            worth += bonus
         return worth
 
     # --- decisions
@@ -485,15 +519,15 @@ class PlayoutPolicy:
         if kind == "lead":
             return self._lead(game, decision)
         if kind == "transfer":
-            survivors, options, rng = self._survivors, decision.options, self.rng
-            return min(range(len(options)), key=lambda i: (survivors[options[i][0]], rng.random()))
+            survivors, options = self._survivors, decision.options
+            return _pick(self.rng, range(len(options)), [survivors[o[0]] for o in options], highest=False)
         if kind in ("choose", "ask"):
             return self._choose(game, decision)
         return randbelow(self.rng, len(decision.options))
 
     def chooser(self, game: Game):
         """`decision -> index` for `game.play`: the policy on this game (one option: 0, no draw)."""
-        follow, lead, call = self._follow, self._lead, self.__call__
+        follow, lead, choose_in_power, call = self._follow, self._lead, self._choose, self.__call__
 
         def choose(decision: Decision) -> int:
             if len(decision.options) == 1:
@@ -503,133 +537,159 @@ class PlayoutPolicy:
                 return follow(game, decision)
             if kind == "lead":
                 return lead(game, decision)
+            if kind == "choose" or kind == "ask":
+                return choose_in_power(game, decision)
             return call(game, decision)
 
         return choose
 
     def _follow(self, game: Game, decision: Decision) -> int:
         options = decision.options
-        value, faction = self._value, self._faction
+        value, faction, survivors = self._value, self._faction, self._survivors
         trick = game.trick
         led, high = trick.led, trick.side == "+"
         best = game._winning_play()
         best_value = value[best[1]] if best is not None else None
-        beaters, others = [], []
+        sign = 1 if high else -1
+        # One pass sorts the cards into those that would take the lead and the others, and keeps
+        # the cheapest of the first and the best of the second to shed — each time the first
+        # that min() would pick: the least value (times sign), and the fewest Survivors then the
+        # highest value (times sign).
+        beaters = []
+        cheapest = cheapest_cost = None
+        shed = shed_survivors = shed_cost = None
         for i, o in enumerate(options):
             card = o[0]
             v = value[card]
             if v is None:
-                others.append(i)
+                beats = False
             elif led is None:
-                (others if game.rules_of(card).never_leads else beaters).append(i)
+                beats = not game.rules_of(card).never_leads
             elif faction[card] != led:
-                others.append(i)
-            elif best_value is None or (v > best_value if high else v < best_value):
-                beaters.append(i)
+                beats = False
             else:
-                others.append(i)
-        sign = 1 if high else -1
-        if beaters:
-            cheapest = min(beaters, key=lambda i: (value[options[i][0]] or 0) * sign)
+                beats = best_value is None or (v > best_value if high else v < best_value)
+            if beats:
+                beaters.append(i)
+                cost = v * sign
+                if cheapest is None or cost < cheapest_cost:
+                    cheapest, cheapest_cost = i, cost
+            else:
+                s, cost = survivors[card], -(v or 0) * sign
+                if shed is None or s < shed_survivors or (s == shed_survivors and cost < shed_cost):
+                    shed, shed_survivors, shed_cost = i, s, cost
+        if cheapest is not None:
             card = options[cheapest][0]
             new_led = led if led is not None else faction[card]
             table = [c for _, c, _ in trick.plays]
             table.append(card)
             if self.winner_worth(game, table, trick.encounter, new_led) > 0:
                 return cheapest
-        survivors = self._survivors
-        if others:
-            return min(others, key=lambda i: (survivors[options[i][0]], -(value[options[i][0]] or 0) * sign))
-        rng = self.rng
-        return max(beaters, key=lambda i: (survivors[options[i][0]], rng.random()))
+        if shed is not None:
+            return shed
+        # every card would take the lead, and it is not worth having: give the most Survivors away
+        return _pick(self.rng, beaters, [survivors[options[i][0]] for i in beaters], highest=True)
 
     def _lead(self, game: Game, decision: Decision) -> int:
-        options = decision.options
         trick = game.trick
         rng = self.rng
         if trick.led is not None or rng.random() < self.explore:
             return self._lead_at_random(game, decision)
-        value, survivors = self._value, self._survivors
-        me = decision.actor
-        # What the others hold: of each Faction led, the best values and the card each would add
-        # (_others, for the Factions of the options only: no other is read). Both sides of a
-        # card score from the same facts: each card is worked out once, (score on +, on -).
-        holdings = [held for seat in range(game.n) if seat != me and (held := game.held(seat))]
+        prospects = self._prospects(game, decision.actor, trick.encounter)
+        # a tie-break draw per option, in order (the scores draw nothing): the first best score wins
+        draw = rng.random
+        best_i, best_score = 0, -math.inf
+        card_scored = got = None
+        for i, o in enumerate(decision.options):
+            card, side = o[0]
+            if card != card_scored:  # (a card's sides come one after the other: each card is scored once)
+                card_scored, got = card, prospects(card)
+            score = (got[0] if side == "+" else got[1]) + draw() * 1e-3
+            if score > best_score:
+                best_i, best_score = i, score
+        return best_i
+
+    def _prospects(self, game: Game, me: int, encounter: int | None):
+        """`card -> (its score led on +, on -)`, for a lead by `me` now.
+
+        What the others hold: of each Faction led, the best values and the card each would add
+        (_others, worked out for a Faction when the first of its cards is scored).
+        """
+        value, survivors, faction = self._value, self._survivors, self._faction
+        holdings = self._holdings(game, me)
+        self._same_factions(game)  # (for _others)
         worst: list[int | None] = [None] * len(holdings)  # each one's card of fewest Survivors, when needed
         others: dict[str, tuple] = {}
-        encounter = trick.encounter
-        per_card: dict[int, tuple[float, float]] = {}
-        groups = None  # each other Community's cards with a value, by Faction (made when first needed)
         rules_of = game.rules_of
-        scores = []
-        for o in options:
-            card, side = o[0]
-            got = per_card.get(card)
-            if got is None:
-                v = value[card]
-                if v is None or rules_of(card).never_leads:
-                    got = per_card[card] = (-0.5, -0.5)
-                else:
-                    f = self._faction[card]
-                    facts = others.get(f)
-                    if facts is None:
-                        if groups is None:
-                            groups = self._groups(holdings)
-                        facts = others[f] = self._others(game, f, holdings, groups, worst, encounter)
-                    high, low, added, fixed = facts
-                    if fixed is not None:  # winner_worth's fast reading, with the others' cards summed once
-                        trick_fate, added_survivors, rest = fixed
-                        worth = 0.0 + _fate(survivors[card] + added_survivors, trick_fate) + rest
-                    else:
-                        worth = self.winner_worth(game, [card, *added], encounter, f)
-                    # beaten: somebody else takes it; shedding a costly card is welcome
-                    shed = -0.25 * worth - 0.5 * survivors[card]
-                    got = per_card[card] = (shed if high > v else worth, shed if low < v else worth)
-            scores.append(got[0] if side == "+" else got[1])
-        # a tie-break draw per option, in order (no draw happens above): the first best score wins
-        draw = rng.random
-        scores = [score + draw() * 1e-3 for score in scores]
-        return max(range(len(scores)), key=scores.__getitem__)
 
-    def _groups(self, holdings: list) -> list[dict[str, list[int]]]:
-        """Each held group's cards that have a value, by Faction, in the order held."""
-        value, faction = self._value, self._faction
+        def prospects(card: int) -> tuple[float, float]:
+            v = value[card]
+            if v is None or rules_of(card).never_leads:
+                return _CANNOT_LEAD
+            f = faction[card]
+            facts = others.get(f)
+            if facts is None:
+                facts = others[f] = self._others(game, f, holdings, worst, encounter)
+            high, low, added, fixed = facts
+            if fixed is not None:  # winner_worth's fast reading, with the others' cards summed once
+                trick_fate, added_survivors, rest = fixed
+                worth = 0.0 + _fate(survivors[card] + added_survivors, trick_fate) + rest
+            else:
+                worth = self.winner_worth(game, [card, *added], encounter, f)
+            # beaten: somebody else takes it; shedding a costly card is welcome
+            shed = -0.25 * worth - 0.5 * survivors[card]
+            return shed if high > v else worth, shed if low < v else worth
+
+        return prospects
+
+    @staticmethod
+    def _holdings(game: Game, me: int) -> list:
+        """What each other Community that holds cards plays from: its hand and Transfer zone (Game.held, without
+        a tuple made for each)."""
+        zones = game.zones
         out = []
-        for held in holdings:
-            by: dict[str, list[int]] = {}
-            for c in held:
-                if value[c] is not None:
-                    f = faction[c]
-                    if f in by:
-                        by[f].append(c)
-                    else:
-                        by[f] = [c]
-            out.append(by)
+        for seat, (hand, received) in enumerate(zip(game.hand_keys, game.transfer_keys)):
+            if seat != me:
+                held = zones[hand]
+                if zones[received]:
+                    held = held + zones[received]
+                if held:
+                    out.append(held)
         return out
 
-    def _others(self, game: Game, f: str, holdings: list, groups: list, worst: list, encounter: int | None) -> tuple:
+    def _others(self, game: Game, f: str, holdings: list, worst: list, encounter: int | None) -> tuple:
         """(highest value, lowest value, the card each other Community would add, fixed) of a Faction led.
 
+        Each other Community adds the middle one, in the order held, of its cards of `f` with a
+        value, or if it has none its card of fewest Survivors (the first, noted in `worst`).
         `fixed`, when winning a trick of `f` moves the trick and the Encounter card whole:
         (the trick's fate, the added cards' Survivors, the rest of winner_worth: the Encounter
         card's fate then the bonus, added in winner_worth's order); else None.
         """
         value, survivors = self._value, self._survivors
+        valued = self._valued_cards[f].__contains__
         values: list[int] = []  # the values of the others' cards of f
         added = []
-        for k, by in enumerate(groups):
-            mine = by.get(f)
+        for k, held in enumerate(holdings):
+            mine = list(filter(valued, held))
             if mine:
                 values += map(value.__getitem__, mine)
                 added.append(mine[len(mine) // 2])
             else:
                 card = worst[k]
                 if card is None:
-                    card = worst[k] = min(holdings[k], key=survivors.__getitem__)
+                    card = worst[k] = min(held, key=survivors.__getitem__)
                 added.append(card)
-        high, low = (max(max(values), -10**9), min(min(values), 10**9)) if values else (-10**9, 10**9)
+        # max(max(values), -10**9) and min(min(values), 10**9) (the bounds when nobody else holds a card of f)
+        high, low = -10**9, 10**9
+        if values:
+            most, least = max(values), min(values)
+            if most > high:
+                high = most
+            if least < low:
+                low = least
         fixed = None
-        fast = self._led(game, f)[1]
+        fast = (self._by_led.get(f) or self._read_led(game, f))[1]  # (_prospects checked the Factions in play)
         if fast is not None:
             trick_fate, enc_fate, bonus = fast
             if encounter is None:
@@ -688,7 +748,7 @@ class PlayoutPolicy:
         return got
 
     def _standing(self, game: Game, seat: int) -> int:
-        return game.population[seat] + sum(self._survivors[c] for c in game.zone("expedition", seat))
+        return game.population[seat] + sum(map(self._survivors.__getitem__, game.zone("expedition", seat)))
 
     def _value_of(self, game: Game, node: dict) -> float | None:
         """The Survivors of the cards a statement's card expression names, read from the running power."""
@@ -696,6 +756,7 @@ class PlayoutPolicy:
         if frame is None:
             return None
         items = [node["left"], node["right"]] if node.get("node") == "Arith" else [node]
+        cards, count = self.cards, len(self.cards)
         total = 0.0
         for item in items:
             base, conds = _unwrap(item)
@@ -711,8 +772,11 @@ class PlayoutPolicy:
                 ids = list(value) if isinstance(value, tuple) else [value]
             else:
                 return None
-            total += sum(self.cards[c].survivors for c in ids if isinstance(c, int) and 0 <= c < len(self.cards)
-                         and matches(conds, self.cards[c], frame.led))
+            ids = [c for c in ids if isinstance(c, int) and 0 <= c < count]
+            if conds:  # (no condition: every card matches)
+                led = frame.led
+                ids = [c for c in ids if matches(conds, cards[c], led)]
+            total += sum(map(self._survivors.__getitem__, ids))
         return total
 
     def _choose(self, game: Game, decision: Decision) -> int:
@@ -728,13 +792,13 @@ class PlayoutPolicy:
         element = site.ins.get("element")
         var = site.ins.get("name")
         actor = decision.actor
-        stop = next((i for i, v in enumerate(values) if v == vm.STOP), None)
-        cand = [i for i, v in enumerate(values) if v != vm.STOP]
+        stop, cand = _stop_and_candidates(values)
         if element == "Card":
             survivors = self._survivors
+            worth = [survivors[values[i]] for i in cand]
             if direction == "keep":
-                return max(cand, key=lambda i: (survivors[values[i]], rng.random()))
-            i = min(cand, key=lambda i: (survivors[values[i]], rng.random()))
+                return _pick(rng, cand, worth, highest=True)
+            i = _pick(rng, cand, worth, highest=False)
             if stop is not None and survivors[values[i]] >= 0:
                 return stop
             return i
@@ -754,11 +818,49 @@ class PlayoutPolicy:
                     if worth >= 0 and mine is not None:
                         return mine
                     pool = others or cand
-                    if worth >= 0:
-                        return min(pool, key=lambda i: (self._standing(game, values[i]), rng.random()))
-                    return max(pool, key=lambda i: (self._standing(game, values[i]), rng.random()))
+                    standings = [self._standing(game, values[i]) for i in pool]
+                    return _pick(rng, pool, standings, highest=worth < 0)
             return choice(rng, cand)
         return choice(rng, cand)
+
+
+def _pick(rng: random.Random, candidates, keys, highest: bool) -> int:
+    """The candidate of the highest (or lowest) key, ties broken at random.
+
+    Exactly `max(candidates, key=lambda i: (key of i, rng.random()))` (or min): a draw per
+    candidate, in order, and the first best wins — without a call and a tuple per candidate.
+    `keys`: the key of each candidate, in the same order.
+    """
+    draw = rng.random
+    best = best_key = best_draw = None
+    for i, key in zip(candidates, keys):
+        r = draw()
+        if best is None:
+            better = True
+        elif highest:
+            better = key > best_key or (key == best_key and r > best_draw)
+        else:
+            better = key < best_key or (key == best_key and r < best_draw)
+        if better:
+            best, best_key, best_draw = i, key, r
+    return best
+
+
+def _stop_and_candidates(values: list) -> tuple[int | None, list[int]]:
+    """(the first option that stops an "up to" choice or None, the indices of the others)."""
+    if vm.STOP not in values:  # (most choices cannot stop)
+        return None, list(range(len(values)))
+    stop, cand = None, []
+    for i, v in enumerate(values):
+        if v == vm.STOP:
+            if stop is None:
+                stop = i
+        else:
+            cand.append(i)
+    return stop, cand
+
+
+_CANNOT_LEAD = (-0.5, -0.5)  # the lead scores (on +, on -) of a card without a value or that never leads
 
 
 def _fate(worth: float, dest: str) -> float:
@@ -777,12 +879,15 @@ def _read_profile(profile: OnWin, cards, led: str) -> tuple:
             if shed.source in ("expedition", "trick") and not shed.mandatory:
                 bonus += 2.0 * shed.count
         return profile, (profile.trick, profile.encounter, bonus), None
-    deals = [(conds, _matching(conds, cards, led),
+    deals = [(_passes(conds, cards, led),
               [(tuple(getattr(spec, attr, 0) or 0 for spec in cards), direction == "highest")
                for attr, direction in reversed(order)])
              for conds, order in profile.deals]
-    partial = [(conds, _matching(conds, cards, led), dest) for what, conds, dest in profile.partial if what == "trick"]
-    return profile, None, (deals, partial)
+    partial = [(_passes(conds, cards, led), dest) for what, conds, dest in profile.partial if what == "trick"]
+    # the sheds' bonus, one term each (added last, in order)
+    bonuses = [2.0 * shed.count for shed in profile.sheds
+               if shed.source in ("expedition", "trick") and not shed.mandatory]
+    return profile, None, (deals, partial, bonuses)
 
 
 def _matching(conds: list, cards, led: str) -> list:
@@ -796,9 +901,17 @@ def _matching(conds: list, cards, led: str) -> list:
     return out
 
 
-def _passes(match: list, conds: list, cards, card: int, led: str) -> bool:
-    got = match[card]
-    return matches(conds, cards[card], led) if got is None else got
+def _passes(conds: list, cards, led: str):
+    """`card -> whether it passes the conditions`, judged once per card (a card whose judging raised: at each use)."""
+    match = _matching(conds, cards, led)
+    if None not in match:
+        return match.__getitem__
+
+    def passes(card: int) -> bool:
+        got = match[card]
+        return matches(conds, cards[card], led) if got is None else got
+
+    return passes
 
 
 _KEEP_ALL = OnWin()
