@@ -11,7 +11,9 @@ counts as a fraction (1/k for k winners). The table gives the bot's win share,
 its 95% confidence interval (normal approximation over the per-game shares),
 the fair share (1/players) and the bot's mean final margin over the best
 other Community, and the bot's speed: decisions per second over all its
-decisions, and for ISMCTS over the decisions it searched. Every game and every
+decisions, and for ISMCTS over the decisions it searched, and its longest
+decision (wall time: on a busy machine it says more of the machine than of the
+bot). Every game and every
 bot is seeded from --seed, so the same command prints the same win shares and
 margins whatever --jobs is (not with --milliseconds, whose searches depend on
 the machine's speed; the speeds always do).
@@ -72,14 +74,16 @@ def play_one(args) -> dict:
     agents = [make_agent(hero if s == seat else villain, random.Random(f"{game_seed}/{s}").getrandbits(32),
                          setup, s, budget) for s in range(players)]
     game = Game(setup, game_seed)
-    thinking = 0.0
+    thinking = longest = 0.0
     decisions = 0
     while game.decision is not None:
         d = game.decision
         start = time.perf_counter()
         index_ = agents[d.actor].decide(game.observe(d.actor), d)
         if d.actor == seat:
-            thinking += time.perf_counter() - start
+            took = time.perf_counter() - start
+            thinking += took
+            longest = max(longest, took)
             decisions += 1
         game.apply(index_)
     pops = game.population
@@ -88,7 +92,7 @@ def play_one(args) -> dict:
     searched = getattr(agents[seat], "stats", {}).get("decisions", 0)
     searched_time = getattr(agents[seat], "stats", {}).get("seconds", 0.0)
     return {"share": share, "margin": margin, "thinking": thinking, "decisions": decisions,
-            "searched": searched, "searched_seconds": searched_time}
+            "searched": searched, "searched_seconds": searched_time, "longest": longest}
 
 
 def run_matchup(matchup: str, hero: str, villain: str, scenario: str, games: int, players: int, express: bool,
@@ -130,6 +134,7 @@ def run_matchup(matchup: str, hero: str, villain: str, scenario: str, games: int
         "mean_margin": round(sum(r["margin"] for r in results) / n, 2) if n else None,
         "bot_decisions_per_second": round(decisions / thinking, 1) if thinking else None,  # all its decisions
         "searched_decisions_per_second": round(searched / searched_seconds, 2) if searched_seconds else None,  # ISMCTS
+        "longest_decision_seconds": round(max((r["longest"] for r in results), default=0.0), 3),  # wall time
         "budget": budget if hero == "ismcts" else None,
         "seconds": round(elapsed, 1),
     }
@@ -137,7 +142,7 @@ def run_matchup(matchup: str, hero: str, villain: str, scenario: str, games: int
 
 def table(rows: list[dict]) -> str:
     head = f"{'match-up':<20} {'scenario':<19} {'games':>5} {'win share':>9} {'95% CI':>15} {'fair':>5} " \
-           f"{'margin':>7} {'bot dec/s':>9} {'searched/s':>10} {'seconds':>8}"
+           f"{'margin':>7} {'bot dec/s':>9} {'searched/s':>10} {'longest s':>9} {'seconds':>8}"
     lines = [head, "-" * len(head)]
     for r in rows:
         ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
@@ -145,7 +150,8 @@ def table(rows: list[dict]) -> str:
         searched = r["searched_decisions_per_second"]
         lines.append(f"{r['matchup']:<20} {r['scenario']:<19} {r['games']:>5} {r['win_share']:>9.3f} {ci:>15} "
                      f"{r['fair_share']:>5.2f} {r['mean_margin']:>7.2f} {rate if rate is not None else '-':>9} "
-                     f"{searched if searched is not None else '-':>10} {r['seconds']:>8.1f}")
+                     f"{searched if searched is not None else '-':>10} {r['longest_decision_seconds']:>9.3f} "
+                     f"{r['seconds']:>8.1f}")
     return "\n".join(lines)
 
 
