@@ -90,3 +90,31 @@ def test_paired_ismcts_compares_with_a_greedy_baseline_on_the_same_games():
     assert baseline[:2] == ["greedy", "(baseline)"]
     assert baseline[4:] == ["+0.000", "±", "0.000", "+0.00", "±", "0.00"]  # the baseline against itself
     assert lines[3].startswith('{"iterations": 3}')
+
+
+def test_win_hooks_share_times_both_ways_and_puts_the_hooks_back():
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import win_hooks_share
+        from happydayz.kernel.game import Game
+
+        done = subprocess.run([sys.executable, str(BENCH.parent / "win_hooks_share.py"), "--turns", "2", "--games",
+                               "3", "--json"], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout)
+        assert len(result["with_win_hooks"]) == len(result["without_win_hooks"]) == 2
+
+        setup = next(iter(win_hooks_share.bench.setups().values()))[0]
+
+        def powers_run(seed: int) -> int:
+            game = Game(setup, seed)
+            game.play(lambda d: 0)
+            return sum(1 for event in game.log if event["event"] == "power")
+
+        before = [powers_run(seed) for seed in (1, 2)]
+        assert all(before)
+        with win_hooks_share.without_win_hooks([setup]):
+            assert [powers_run(seed) for seed in (1, 2)] == [0, 0]
+        assert [powers_run(seed) for seed in (1, 2)] == before
+    finally:
+        sys.path.remove(str(BENCH.parent))
