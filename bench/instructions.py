@@ -4,6 +4,7 @@
     python bench/instructions.py            # playout and floor, about half a minute
     python bench/instructions.py --json     # the same as JSON on stdout
     python bench/instructions.py --games 5  # fewer games (default 20 per scenario)
+    python bench/instructions.py --no-fast-tricks   # the kernel's own trick loop (kernel.fastpath off)
 
 bench.py times the playouts against the floor in CPU seconds, which a shared
 machine makes noisy (its repeats spread over a third of their median). This
@@ -36,10 +37,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def child(what: str, games: int) -> None:
+def child(what: str, games: int, fast_tricks: bool) -> None:
     """Run under callgrind: measure `what` and print the tricks played."""
     sys.path.insert(0, str(HERE))
     import bench
+    from happydayz.kernel import fastpath
+
+    fastpath.ENABLED = fast_tricks
 
     setups = [setup for setup, *_ in bench.setups().values()]
     for setup in setups:
@@ -54,11 +58,13 @@ def child(what: str, games: int) -> None:
     print(f"tricks {tricks}", file=sys.stderr)
 
 
-def count(what: str, games: int) -> float:
+def count(what: str, games: int, fast_tricks: bool = True) -> float:
     """Instructions per trick of `what`, from a callgrind run of this script."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--instr-atstart=no",
                "--collect-atstart=no", "--toggle-collect=functools_reduce",
                sys.executable, __file__, "--child", what, "--games", str(games)]
+    if not fast_tricks:
+        command.append("--no-fast-tricks")
     out = subprocess.run(command, capture_output=True, text=True, check=False).stderr
     collected = re.search(r"Collected : (\d+)", out)
     tricks = re.search(r"tricks (\d+)", out)
@@ -72,14 +78,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="express games per scenario (default 20)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout instead of a table")
+    parser.add_argument("--no-fast-tricks", dest="fast_tricks", action="store_false",
+                        help="play the tricks with the kernel's own loop, not the one generated per setup")
     parser.add_argument("--child", choices=("playout", "floor"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.games)
+        child(args.child, args.games, args.fast_tricks)
         return
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("valgrind is not installed: this script counts instructions with callgrind")
-    playout, floor = count("playout", args.games), count("floor", args.games)
+    playout, floor = count("playout", args.games, args.fast_tricks), count("floor", args.games)
     figures = {"playout_instructions_per_trick": round(playout), "floor_instructions_per_trick": round(floor),
                "instructions_ratio": round(playout / floor, 2), "games_per_scenario": args.games}
     if args.json:

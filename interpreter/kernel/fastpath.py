@@ -32,15 +32,14 @@ module's job.
 - **Nothing a modder wrote is pasted into the source.** The identifiers are the
   generator's; a Faction's name or a zone's key is re-emitted with repr() once
   checked to be a str, a count with repr() once checked to be an int.
-- **The switch.** `fastpath.ENABLED = False` (or HAPPYDAYZ_FAST_TRICKS=0 in the
-  environment, or `bench/bench.py --no-fast-tricks`) runs the kernel's loop; both
+- **The switch.** `fastpath.ENABLED = False` (`bench/bench.py --no-fast-tricks`,
+  `bench/instructions.py --no-fast-tricks`) runs the kernel's loop; both
   play the same games. (Game.apply, one decision at a time, always runs the
   kernel's own phases.)
 """
 
 from __future__ import annotations
 
-import os
 import re
 from operator import itemgetter
 from typing import Any, Callable
@@ -49,9 +48,9 @@ from happydayz.language import vm
 from happydayz.kernel.layout import Trick
 from happydayz.kernel.tables import pick
 
-#: Whether Game.play runs the generated trick loop. The environment variable
-#: HAPPYDAYZ_FAST_TRICKS=0 turns it off in a new process (bench/instructions.py's children, say).
-ENABLED = os.environ.get("HAPPYDAYZ_FAST_TRICKS", "1") != "0"
+#: Whether Game.play runs the generated trick loop (a switch for comparisons and tests, not a setting:
+#: both ways play the same games).
+ENABLED = True
 
 _MISSING = object()
 _PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
