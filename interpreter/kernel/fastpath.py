@@ -21,8 +21,9 @@ module's job.
   in the same order: the same decisions (the same option objects, actor, kind
   and prompt), the same calls of `choose` with the game in the same state, the
   same answers recorded, the same events logged, the same random draws, the
-  same zones, populations, history. Anything else — a Transfer, a power's choice, a
-  count, a Faction change — is handed to the kernel's own phases and answers.
+  same zones, populations, history. It runs the on-win hook of each trick and
+  answers its choices; anything else — a Transfer, a count and its end-of-round
+  powers, a Faction change — is handed to the kernel's own phases and answers.
   `tests/kernel/test_fast_trick_path.py` plays every bundled scenario both ways.
 - **It steps aside.** No function is made (None) when a power in force has a
   rule on who wins or on what may be played, or an event hook (`on lead`, `on
