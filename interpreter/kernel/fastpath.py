@@ -164,18 +164,8 @@ def play(game, choose, round_only, rounds):
                     if zones[@HAND_KEYS@[seat]] or zones[@TRANSFER_KEYS@[seat]]:
                         break
                 if seat != leader:
-                    held = zones[@HAND_KEYS@[seat]]
-                    received = zones[@TRANSFER_KEYS@[seat]]
-                    if received:
-                        held = held + received
                     led = trick.led
-                    if led is not None:
-                        rule = PLAYABLE.get(led)
-                        if rule is None:
-                            rule = _playable(tables, IN_FORCE, led)
-                        legal = list(filter(rule[0].__contains__, held))
-                        if len(legal) != len(held) and not rule[1].isdisjoint(legal):
-                            held = legal
+@HELD_FOLLOW@
                     if len(held) > 1:
                         options = itemgetter(*held)(follow_table)
                     else:
@@ -311,17 +301,7 @@ def play(game, choose, round_only, rounds):
 @LOG_ENCOUNTER@
         game.phase = 'lead'
         # ---- Game._phase_lead, with Game._legal_options
-        held = zones[@HAND_KEYS@[leader]]
-        received = zones[@TRANSFER_KEYS@[leader]]
-        if received:
-            held = held + received
-        if named is not None:
-            rule = PLAYABLE.get(named)
-            if rule is None:
-                rule = _playable(tables, IN_FORCE, named)
-            legal = list(filter(rule[0].__contains__, held))
-            if len(legal) != len(held) and not rule[1].isdisjoint(legal):
-                held = legal
+@HELD_LEAD@
         if len(held) > 1:
             options = sum(itemgetter(*held)(lead_table), ())
         else:
@@ -391,14 +371,27 @@ _LOG = {
 }
 
 
-def _playable(tables, in_force, led: str) -> tuple:
-    """Game._legal_options's rule for the Faction led, made and kept as it makes it."""
-    cards_of = tables.cards_of
-    empty: frozenset[int] = frozenset()
-    of_led = cards_of.get(led, empty)
-    rule = in_force.playable[led] = (of_led.union(*(cards_of.get(f, empty) for f in in_force.always_playable)),
-                                     of_led)
-    return rule
+# Game._legal_options: `held`, the cards `seat` may play with `led` led (None: any), in its hand's order.
+_HELD = '''
+held = zones[{hands}[{seat}]]
+received = zones[{transfers}[{seat}]]
+if received:
+    held = held + received
+if {led} is not None:
+    rule = PLAYABLE.get({led})
+    if rule is None:
+        rule = IN_FORCE.playable_for({led}, tables.cards_of)
+    legal = list(filter(rule[0].__contains__, held))
+    if len(legal) != len(held) and not rule[1].isdisjoint(legal):
+        held = legal
+'''
+
+
+def _held(indent: int, seat: str, led: str, tables) -> str:
+    """_HELD for the generator's own variables `seat` and `led`, indented to its place in the loop."""
+    code = _HELD.format(seat=seat, led=led, hands=_str_tuple(tables.hand_keys),
+                        transfers=_str_tuple(tables.transfer_keys))
+    return "\n".join(" " * indent + line for line in code.strip("\n").splitlines())
 
 
 #: What the generated loop names of the kernel's game module, which imports this one: filled in by it
@@ -412,7 +405,7 @@ def _namespace() -> dict[str, Any]:
         "len": len, "type": type, "int": int, "list": list, "filter": filter, "sum": sum, "tuple": tuple,
         "bool": bool, "any": any, "itemgetter": itemgetter,
         "_new": object.__new__, "Trick": Trick, "Frame": vm.Frame, "Ctx": vm.Ctx,
-        "run": vm.run, "answer": vm.answer, "STOP": vm.STOP, "pick": pick, "_playable": _playable,
+        "run": vm.run, "answer": vm.answer, "STOP": vm.STOP, "pick": pick,
         **KERNEL,
     }
 
@@ -451,6 +444,8 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
                  "            zones['encounter'].append(encounter)\n"
                  "            game.loc[encounter] = 'encounter'") if setup.encounter else "        pass"
     literals = {
+        "HELD_FOLLOW": _held(20, "seat", "led", tables),
+        "HELD_LEAD": _held(8, "leader", "named", tables),
         "TRUMPS": _TRUMPS.strip("\n") if trumps else "",
         "WINNING": (_WINNING_TRUMPS if trumps else _WINNING).strip("\n"),
         "ANY_HELD": any_held,

@@ -48,7 +48,6 @@ def _scenario_reference(scenario) -> str:
 
 _STOP_OPTION = Option(vm.STOP, "stop choosing")
 _UNANSWERED = object()  # no choice waits for an answer (see Game._phase_powers)
-_NO_CARDS: frozenset[int] = frozenset()
 
 
 class Decision:
@@ -701,14 +700,7 @@ class Game:
             # The cards of the Faction led and those that may always be played (filter keeps
             # the hand's order without a Python-level loop); all of them if it holds none of
             # the Faction led.
-            in_force = self._in_force
-            rule = in_force.playable.get(led)
-            if rule is None:
-                cards_of = self.tables.cards_of
-                of_led = cards_of.get(led, _NO_CARDS)
-                rule = in_force.playable[led] = (
-                    of_led.union(*(cards_of.get(f, _NO_CARDS) for f in in_force.always_playable)), of_led)
-            playable, of_led = rule
+            playable, of_led = self._in_force.playable_for(led, self.tables.cards_of)
             legal = list(filter(playable.__contains__, held))
             if len(legal) != len(held) and not of_led.isdisjoint(legal):
                 held = legal

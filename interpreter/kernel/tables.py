@@ -16,6 +16,8 @@ from typing import Any, NamedTuple
 from happydayz.language.compiler import VariantProgram
 from happydayz.kernel.setup import GameSetup
 
+_NO_CARDS: frozenset[int] = frozenset()
+
 SIDES = ("+", "-")
 
 
@@ -113,6 +115,15 @@ class InForce:
         self.game_end_keys: tuple[tuple, ...] = ()  # the end-of-game hooks
         self.ruled: frozenset[str] = frozenset()  # Factions with a rule that says who wins (wins, wild, beats...)
         self.restricted: frozenset[str] = frozenset()  # Factions with a rule on what may be led or played
+
+    def playable_for(self, led: str, cards_of: dict[str, frozenset[int]]) -> tuple[frozenset[int], frozenset[int]]:
+        """(the cards a seat holding some of Faction `led` may play, the cards of `led`), made once per Faction."""
+        rule = self.playable.get(led)
+        if rule is None:
+            of_led = cards_of.get(led, _NO_CARDS)
+            rule = self.playable[led] = (
+                of_led.union(*(cards_of.get(f, _NO_CARDS) for f in self.always_playable)), of_led)
+        return rule
 
 
 def _transfer_targets(seat: int, players: int, count: int, direction: str = "both") -> list[int]:
