@@ -597,14 +597,11 @@ class Estimate:
     def _mean_gain(self, gain) -> float:
         """The mean over the samples of gain(i, base score of sample i), summed in sample order
         (a twin sample taking the earlier sample's gain, as in _per_sample)."""
-        total = 0.0
-        gains = []
         base = self._base
-        for i, twin in enumerate(self._twin):
-            value = gains[twin] if twin < i else gain(i, base[i])
-            gains.append(value)
-            total += value
-        return total / len(gains)
+        total = 0.0
+        for value in self._per_sample(lambda i: gain(i, base[i])):
+            total += value  # (a loop, not sum(): the same additions whatever the Python version)
+        return total / len(base)
 
     def _score(self, i: int, extra: Iterable[int], removed: Iterable[int] = ()) -> float:
         """My Survivors at the count, with sample i's zones, `extra` cards added to mine and `removed` taken out."""
