@@ -9,6 +9,7 @@
     python bench/bench.py --no-codegen          # the same with the powers run as the compiler's closures
     python bench/bench.py --no-fast-tricks      # the same with the kernel's own trick loop (kernel.fastpath off)
     python bench/bench.py --compare-codegen     # only the playouts, generated code and closures in turn
+    python bench/bench.py --no-openspiel        # without OpenSpiel's hearts beside the floor
 
 (bench/instructions.py counts the same playouts' machine instructions under Valgrind.)
 
@@ -32,6 +33,13 @@ It measures:
   trick;
 - their ratio, measured in each repeat and reported as the median
   (`playout_floor_ratio`; target <= 3);
+- beside the floor, when open-spiel is installed (the `[rl]` extra): OpenSpiel's
+  hearts (4 players, its default rules, 13 tricks a deal, the deal and the pass
+  included as our playout includes the deal and the Transfer), random legal
+  actions, driven two ways: by a Python loop over pyspiel's state
+  (`openspiel_python_floor_ratio`; issue 19's goal is a playout faster than it,
+  `playout_openspiel_python_ratio` < 1) and by OpenSpiel's own C++ loop,
+  pyspiel.evaluate_bots with uniform random bots (`openspiel_cpp_floor_ratio`);
 - loading every bundled power (parse, check, compile) in-process with every
   cache cleared, in milliseconds: cold (the Lark parser built too) and with the
   parser already built (target <= 100 ms for cold);
@@ -110,6 +118,58 @@ def floor_round(rng: random.Random, deck: list[tuple[int, int]], players: int = 
 
 
 clock = time.process_time  # CPU seconds of this process: see the module's docstring
+
+HEARTS_TRICKS = 13  # a deal of OpenSpiel's hearts: 52 cards, 4 players
+
+
+def openspiel_hearts():
+    """OpenSpiel's hearts, or None when open-spiel is not installed (it comes with the [rl] extra)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel.load_game("hearts")
+
+
+def time_openspiel_python(game, deals: int, seed: int) -> tuple[float, int]:
+    """(seconds, tricks): `deals` deals of hearts played by a Python loop, random legal actions.
+
+    Chance nodes (the pass direction, each card dealt) are sampled uniformly from the outcomes
+    listed: hearts gives them equal probabilities (checked in `openspiel_check`).
+    """
+    randrange = random.Random(seed).randrange
+    start = clock()
+    for _ in range(deals):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[randrange(len(outcomes))][0]
+            else:
+                legal = state.legal_actions()
+                action = legal[randrange(len(legal))]
+            state.apply_action(action)
+    return clock() - start, deals * HEARTS_TRICKS
+
+
+def time_openspiel_cpp(game, deals: int, seed: int) -> tuple[float, int]:
+    """(seconds, tricks): `deals` deals of hearts played by OpenSpiel's C++ loop (evaluate_bots), random bots."""
+    import pyspiel
+
+    bots = [pyspiel.make_uniform_random_bot(player, seed + player) for player in range(game.num_players())]
+    start = clock()
+    for i in range(deals):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + i)
+    return clock() - start, deals * HEARTS_TRICKS
+
+
+def openspiel_check(game) -> None:
+    """The Python loop's uniform sampling is right for hearts: every chance node's outcomes are equally likely."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        probabilities = {p for _, p in state.chance_outcomes()}
+        assert max(probabilities) - min(probabilities) < 1e-9, "hearts' chance outcomes are not uniform"
+        state.apply_action(state.chance_outcomes()[0][0])
 
 
 def time_floor(rounds: int, seed: int) -> tuple[float, int]:
@@ -239,18 +299,24 @@ def fast_tricks_on() -> bool:
     return fastpath.ENABLED
 
 
-def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
+def measure(quick: bool = False, seed: int = 1, codegen: bool = True, openspiel: bool = True) -> dict:
     if quick:
-        repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
-            2, 1, 3, 30, 2, 1, 20, 1
+        repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats, deals = \
+            2, 1, 3, 30, 2, 1, 20, 1, 2
     else:  # (a greedy game costs tens of random ones: fewer of them)
-        repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats = \
-            7, 5, 40, 1500, 20, 10, 300, 5
+        repeats, slices, games, floor_rounds, sim_games, greedy_games, copies, load_repeats, deals = \
+            7, 5, 40, 1500, 20, 10, 300, 5, 60
+    hearts = openspiel_hearts() if openspiel else None
+    if hearts is not None:
+        openspiel_check(hearts)
 
     all_setups = setups(codegen)
     kernels = {sid: setup for sid, (setup, *_) in all_setups.items()}
     # Warm up: imports, first-call costs, the CPU's clock.
     time_floor(20, seed)
+    if hearts is not None:
+        time_openspiel_python(hearts, 2, seed)
+        time_openspiel_cpp(hearts, 2, seed)
     for sid, (setup, worker, job, greedy) in all_setups.items():
         time_playouts(setup, 2, seed)
         time_simulate_path(worker, job, 2, seed)
@@ -261,6 +327,7 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
 
     ratios, floor_us, playout_us, simulate_us, simulate_ratios = [], [], [], [], []
     logged_us, logged_ratios, greedy_ratios = [], [], []
+    hearts_py_us, hearts_cpp_us, hearts_py_ratios, hearts_cpp_ratios, beside_hearts = [], [], [], [], []
     per_scenario: dict[str, list[float]] = {sid: [] for sid in SCENARIOS}
     tricks_seen = {sid: 0 for sid in SCENARIOS}
     share = games // slices  # each slice plays the next `share` games of the repeat, seed after seed
@@ -273,12 +340,21 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
         # playouts and the simulate path, whose ratio is the other headline.
         f_seconds = f_tricks = p_seconds = p_tricks = l_seconds = l_tricks = s_seconds = s_tricks = 0
         g_seconds = r_seconds = 0.0  # greedy bots, and random bots on the same games
+        hp_seconds = hc_seconds = 0.0  # OpenSpiel's hearts: the Python loop and the C++ loop
+        hp_tricks = hc_tricks = 0
         scenario_seconds = {sid: 0.0 for sid in SCENARIOS}
         scenario_tricks = {sid: 0 for sid in SCENARIOS}
         for j in range(slices):
             s, t = time_floor(floor_rounds // slices, (seed + r) * slices + j)
             f_seconds += s
             f_tricks += t
+            if hearts is not None:
+                s, t = time_openspiel_python(hearts, max(1, deals // slices), (seed + r) * slices + j)
+                hp_seconds += s
+                hp_tricks += t
+                s, t = time_openspiel_cpp(hearts, max(1, deals // slices), (seed + r) * slices + j)
+                hc_seconds += s
+                hc_tricks += t
             base = seed * 100_000 + r * 1000 + j * share
             for sid, setup in kernels.items():
                 s, t = time_playouts(setup, share, base)
@@ -310,6 +386,12 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
         logged_ratios.append(lg / f)
         simulate_ratios.append(sim / lg)
         greedy_ratios.append(g_seconds / r_seconds)  # as many games on each side: per game
+        if hearts is not None:
+            hearts_py_us.append(hp_seconds / hp_tricks * 1e6)
+            hearts_cpp_us.append(hc_seconds / hc_tricks * 1e6)
+            hearts_py_ratios.append(hearts_py_us[-1] / f)
+            hearts_cpp_ratios.append(hearts_cpp_us[-1] / f)
+            beside_hearts.append(p / hearts_py_us[-1])
 
     cold = [time_load_powers(True, codegen) for _ in range(load_repeats)]
     warm = [time_load_powers(False, codegen) for _ in range(load_repeats)]
@@ -342,6 +424,15 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True) -> dict:
         "load_powers_cold_ms": round(median(ms for ms, _ in cold), 1),
         "load_powers_warm_parser_ms": round(median(ms for ms, _ in warm), 1),
         "copy_us": round(copy_us, 1),
+        # OpenSpiel's hearts beside the floor (None without open-spiel): the issue's goal is a playout
+        # faster than its Python-driven loop, playout_openspiel_python_ratio < 1
+        "openspiel": None if hearts is None else {
+            "game": "hearts", "deals": max(1, deals // slices) * slices * repeats,
+            "python_loop_us_per_trick": round(median(hearts_py_us), 2),
+            "cpp_loop_us_per_trick": round(median(hearts_cpp_us), 2)},
+        "openspiel_python_floor_ratio": round(median(hearts_py_ratios), 2) if hearts is not None else None,
+        "openspiel_cpp_floor_ratio": round(median(hearts_cpp_ratios), 2) if hearts is not None else None,
+        "playout_openspiel_python_ratio": round(median(beside_hearts), 2) if hearts is not None else None,
         "targets": {"playout_floor_ratio": TARGET_RATIO, "simulate_kernel_ratio": TARGET_SIMULATE_RATIO,
                     "greedy_random_ratio": TARGET_GREEDY_RATIO, "load_powers_cold_ms": TARGET_LOAD_MS},
     }
@@ -447,6 +538,16 @@ def render(result: dict) -> str:
         f"  greedy / random bots, per game     {result['greedy_random_ratio']:>10.1f} x   "
         f"(target <= {TARGET_GREEDY_RATIO:g}; repeats {result['greedy_random_ratio_range'][0]:.1f}"
         f"-{result['greedy_random_ratio_range'][1]:.1f})",
+    ]
+    if result["openspiel"] is not None:
+        lines += [
+            f"  OpenSpiel hearts, Python loop      {result['openspiel']['python_loop_us_per_trick']:>10.1f} us/trick"
+            f"   ({result['openspiel_python_floor_ratio']:.1f} x floor)",
+            f"  OpenSpiel hearts, C++ loop         {result['openspiel']['cpp_loop_us_per_trick']:>10.2f} us/trick"
+            f"   ({result['openspiel_cpp_floor_ratio']:.2f} x floor)",
+            f"  playout / OpenSpiel Python loop    {result['playout_openspiel_python_ratio']:>10.2f} x   (goal < 1)",
+        ]
+    lines += [
         f"  load {result['load_powers']} powers, cold                {result['load_powers_cold_ms']:>10.1f} ms"
         f"   (target <= {TARGET_LOAD_MS:g})",
         f"  load {result['load_powers']} powers, parser built        {result['load_powers_warm_parser_ms']:>10.1f} ms",
@@ -469,6 +570,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-fast-tricks", dest="fast_tricks", action="store_false",
                         help="play the tricks with the kernel's own loop, not the one generated per setup "
                              "(kernel.fastpath)")
+    parser.add_argument("--no-openspiel", dest="openspiel", action="store_false",
+                        help="do not measure OpenSpiel's hearts beside the floor (skipped anyway without open-spiel)")
     parser.add_argument("--compare-codegen", action="store_true",
                         help="only the playouts, with generated code and with closures in turn: the speed-up")
     args = parser.parse_args(argv)
@@ -491,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(calls, indent=2) if args.json else
               "\n".join(f"  {name:<16} {value:>7.1f} calls/trick" for name, value in calls.items()))
         return 0
-    result = measure(quick=args.quick, seed=args.seed, codegen=args.codegen)
+    result = measure(quick=args.quick, seed=args.seed, codegen=args.codegen, openspiel=args.openspiel)
     if args.json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
     else:

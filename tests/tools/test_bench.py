@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import shutil
@@ -19,7 +20,8 @@ KEYS = {
     "simulate_us_per_trick", "floor_us_per_trick", "playout_floor_ratio", "simulate_kernel_ratio",
     "logged_playout_us_per_trick", "logged_playout_floor_ratio", "greedy_random_ratio", "greedy_random_ratio_range",
     "playout_floor_ratio_range", "load_powers", "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us",
-    "targets", "meets",
+    "targets", "meets", "openspiel", "openspiel_python_floor_ratio", "openspiel_cpp_floor_ratio",
+    "playout_openspiel_python_ratio",
 }
 
 
@@ -43,6 +45,23 @@ def test_quick_json_run_has_every_key():
     low, high = result["greedy_random_ratio_range"]
     assert 1 < low <= result["greedy_random_ratio"] <= high
     assert result["budget"]["greedy_games_per_scenario"] >= 1
+    if importlib.util.find_spec("pyspiel") is not None:  # OpenSpiel's hearts beside the floor ([rl] extra)
+        hearts = result["openspiel"]
+        assert hearts["game"] == "hearts" and hearts["deals"] >= 1
+        # OpenSpiel's C++ loop is faster than a Python loop over the same pyspiel states
+        assert 0 < hearts["cpp_loop_us_per_trick"] < hearts["python_loop_us_per_trick"]
+        assert result["openspiel_python_floor_ratio"] == pytest.approx(
+            hearts["python_loop_us_per_trick"] / result["floor_us_per_trick"], rel=0.5)
+        assert result["playout_openspiel_python_ratio"] > 0
+
+
+def test_no_openspiel_leaves_the_hearts_figures_out():
+    done = subprocess.run([sys.executable, str(BENCH), "--quick", "--json", "--no-openspiel"], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["openspiel"] is None
+    assert result["openspiel_python_floor_ratio"] is result["playout_openspiel_python_ratio"] is None
 
 
 def test_the_floor_plays_twelve_tricks_of_four_cards():
