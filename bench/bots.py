@@ -30,6 +30,13 @@ floor of bench/bench.py (a bare pure-Python trick loop) between the bots'
 decisions, and the script prints what an ISMCTS iteration and a GreedyAgent
 decision cost in floor tricks: those two figures move far less with the
 machine's load than the rates do.
+
+It also times the kernel's part of an iteration alone: from each decision,
+--iterations times, a copy of the game (without its event log, as a search's
+games have none) plays the round out with every decision answered at random
+(`Game.play`): the moves an iteration must play to reach a reward, without
+choosing them. In floor tricks beside the iteration's cost, it bounds how much
+faster an iteration can get while its playouts still play the round out.
 """
 
 from __future__ import annotations
@@ -145,6 +152,20 @@ def run_samples(positions: list, samples: int, seed: int) -> float:
     return total
 
 
+def run_round_playouts(positions: list, playouts: int, seed: int) -> tuple[float, int]:
+    """(seconds, playouts): from each decision, `playouts` copies of the game play the round out at random."""
+    total = 0.0
+    for k, (game, _) in enumerate(positions):
+        randrange = random.Random(f"{seed}/{k}/playouts").randrange
+        for _ in range(playouts):
+            copy = game.copy()
+            copy.record = False  # a search's games keep no event log
+            start = clock()
+            copy.play(lambda decision: randrange(len(decision.options)), round_only=True)
+            total += clock() - start
+    return total, playouts * len(positions)
+
+
 def fingerprint(moves: list) -> str:
     return hashlib.sha256(json.dumps(moves).encode()).hexdigest()[:12]
 
@@ -160,7 +181,7 @@ def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
         "scenarios": {},
     }
     overall = {"ismcts": [], "ismcts_decisions": [], "greedy": [], "floor_us": [], "iteration_floor": [],
-               "greedy_floor": [], "sample_us": []}
+               "greedy_floor": [], "sample_us": [], "playout_floor": []}
     per = {sid: {"ismcts": [], "ismcts_decisions": [], "greedy": []} for sid in SCENARIOS}
     moves = {}
     floor_rounds = max(FLOOR_ROUNDS * count // 12, 10)
@@ -182,6 +203,8 @@ def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
                 sums[i] += v
         floor = f_seconds / f_tricks  # seconds per floor trick
         samples = max(iterations, 1)
+        seconds, playouts = map(sum, zip(*(run_round_playouts(positions, samples, seed) for positions in sets.values())))
+        overall["playout_floor"].append(seconds / playouts / floor)
         overall["sample_us"].append(sum(run_samples(positions, samples, seed) for positions in sets.values())
                                     / (samples * sum(len(positions) for positions in sets.values())) * 1e6)
         overall["ismcts"].append(sums[2] / sums[1] if sums[1] else 0.0)
@@ -207,6 +230,10 @@ def measure(count: int, iterations: int, repeats: int, seed: int) -> dict:
     # what an ISMCTS iteration and a GreedyAgent decision cost, in floor tricks (measured in each repeat)
     result["ismcts_iteration_floor_tricks"] = round(median(overall["iteration_floor"]), 1)
     result["greedy_decision_floor_tricks"] = round(median(overall["greedy_floor"]), 1)
+    # the kernel's part of an iteration: the round played out at random from the decision, in floor tricks
+    result["round_playout_floor_tricks"] = round(median(overall["playout_floor"]), 1)
+    result["ismcts_kernel_share"] = round(median(p / i for p, i in zip(overall["playout_floor"],
+                                                                        overall["iteration_floor"]) if i), 2)
     return result
 
 
@@ -241,6 +268,8 @@ def render(result: dict) -> str:
     lines += ["",
               f"  floor (bench.py's bare trick loop)  {result['floor_us_per_trick']:.2f} us/trick",
               f"  an ISMCTS iteration                 {result['ismcts_iteration_floor_tricks']:.1f} floor tricks",
+              f"  the round played out at random      {result['round_playout_floor_tricks']:.1f} floor tricks "
+              f"(the kernel's part of an iteration: {result['ismcts_kernel_share']:.0%})",
               f"  a GreedyAgent decision              {result['greedy_decision_floor_tricks']:.1f} floor tricks",
               f"  one determinization (in a search)   {result['determinization_us']:.1f} us"]
     return "\n".join(lines)
