@@ -238,6 +238,25 @@ def time_simulate_path(worker, job, games: int, seed: int) -> tuple[float, int]:
     return elapsed, tricks
 
 
+def greedy_choices(setup, games: int, seed: int) -> float:
+    """Decisions with more than one option that greedy bots answer in a game, on average (untimed)."""
+    from happydayz.kernel.game import Game
+    from happydayz.players.agents import play_game
+    from happydayz.players.greedy import GreedyAgent
+
+    class Counting(GreedyAgent):
+        choices = 0
+
+        def decide(self, observation, decision):
+            Counting.choices += len(decision.options) > 1
+            return super().decide(observation, decision)
+
+    Counting.choices = 0
+    for i in range(games):
+        play_game(Game(setup, seed + i, record=False), [Counting(f"{seed + i}/{seat}") for seat in range(PLAYERS)])
+    return Counting.choices / games
+
+
 def time_copy(setup, copies: int, seed: int = 7) -> float:
     """Median microseconds of game.copy() half-way through an express round."""
     from happydayz.kernel.game import Game
@@ -326,7 +345,7 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True, openspiel:
     gc.collect()
 
     ratios, floor_us, playout_us, simulate_us, simulate_ratios = [], [], [], [], []
-    logged_us, logged_ratios, greedy_ratios = [], [], []
+    logged_us, logged_ratios, greedy_ratios, random_game_floor = [], [], [], []
     hearts_py_us, hearts_cpp_us, hearts_py_ratios, hearts_cpp_ratios, beside_hearts = [], [], [], [], []
     per_scenario: dict[str, list[float]] = {sid: [] for sid in SCENARIOS}
     tricks_seen = {sid: 0 for sid in SCENARIOS}
@@ -386,6 +405,7 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True, openspiel:
         logged_ratios.append(lg / f)
         simulate_ratios.append(sim / lg)
         greedy_ratios.append(g_seconds / r_seconds)  # as many games on each side: per game
+        random_game_floor.append(r_seconds / (greedy_share * slices * len(SCENARIOS)) / (f / 1e6))
         if hearts is not None:
             hearts_py_us.append(hp_seconds / hp_tricks * 1e6)
             hearts_cpp_us.append(hc_seconds / hc_tricks * 1e6)
@@ -396,6 +416,7 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True, openspiel:
     cold = [time_load_powers(True, codegen) for _ in range(load_repeats)]
     warm = [time_load_powers(False, codegen) for _ in range(load_repeats)]
     copy_us = statistics.median(time_copy(setup, copies) for setup in kernels.values())
+    choices = statistics.mean(greedy_choices(setup, greedy_games, seed) for setup in kernels.values())
 
     median = statistics.median
     result = {
@@ -420,6 +441,13 @@ def measure(quick: bool = False, seed: int = 1, codegen: bool = True, openspiel:
         "playout_floor_ratio_range": [round(min(ratios), 2), round(max(ratios), 2)],
         "simulate_kernel_ratio_range": [round(min(simulate_ratios), 2), round(max(simulate_ratios), 2)],
         "greedy_random_ratio_range": [round(min(greedy_ratios), 1), round(max(greedy_ratios), 1)],
+        # What the greedy target leaves a greedy decision: a random game's cost, in floor tricks, times
+        # (target - 1), shared among the decisions with a choice of a greedy game (bench/bots.py prints
+        # what one costs, greedy_decision_floor_tricks)
+        "random_game_floor_tricks": round(median(random_game_floor), 1),
+        "greedy_choices_per_game": round(choices, 1),
+        "greedy_decision_budget_floor_tricks": round(
+            (TARGET_GREEDY_RATIO - 1) * median(random_game_floor) / choices, 2),
         "load_powers": cold[0][1],
         "load_powers_cold_ms": round(median(ms for ms, _ in cold), 1),
         "load_powers_warm_parser_ms": round(median(ms for ms, _ in warm), 1),
@@ -548,6 +576,9 @@ def render(result: dict) -> str:
             f"  playout / OpenSpiel Python loop    {result['playout_openspiel_python_ratio']:>10.2f} x   (goal < 1)",
         ]
     lines += [
+        f"  a random game                      {result['random_game_floor_tricks']:>10.1f} floor tricks; "
+        f"the target leaves {result['greedy_decision_budget_floor_tricks']:.1f} a greedy decision "
+        f"({result['greedy_choices_per_game']:.1f} a game)",
         f"  load {result['load_powers']} powers, cold                {result['load_powers_cold_ms']:>10.1f} ms"
         f"   (target <= {TARGET_LOAD_MS:g})",
         f"  load {result['load_powers']} powers, parser built        {result['load_powers_warm_parser_ms']:>10.1f} ms",

@@ -21,7 +21,8 @@ KEYS = {
     "logged_playout_us_per_trick", "logged_playout_floor_ratio", "greedy_random_ratio", "greedy_random_ratio_range",
     "playout_floor_ratio_range", "load_powers", "load_powers_cold_ms", "load_powers_warm_parser_ms", "copy_us",
     "targets", "meets", "openspiel", "openspiel_python_floor_ratio", "openspiel_cpp_floor_ratio",
-    "playout_openspiel_python_ratio",
+    "playout_openspiel_python_ratio", "random_game_floor_tricks", "greedy_choices_per_game",
+    "greedy_decision_budget_floor_tricks",
 }
 
 
@@ -45,6 +46,11 @@ def test_quick_json_run_has_every_key():
     low, high = result["greedy_random_ratio_range"]
     assert 1 < low <= result["greedy_random_ratio"] <= high
     assert result["budget"]["greedy_games_per_scenario"] >= 1
+    # a 4-player express round asks each seat a dozen leads and follows and more: most of them are choices
+    assert 40 <= result["greedy_choices_per_game"] <= 120
+    assert result["greedy_decision_budget_floor_tricks"] == pytest.approx(
+        (result["targets"]["greedy_random_ratio"] - 1) * result["random_game_floor_tricks"]
+        / result["greedy_choices_per_game"], rel=0.02)
     if importlib.util.find_spec("pyspiel") is not None:  # OpenSpiel's hearts beside the floor ([rl] extra)
         hearts = result["openspiel"]
         assert hearts["game"] == "hearts" and hearts["deals"] >= 1
