@@ -27,6 +27,9 @@ It measures:
 - greedy bots: a game between greedy bots over the same game between random
   bots, both on the simulate path, the same scenarios and seeds
   (`greedy_random_ratio`): what a look-ahead bot costs per game;
+- what that target leaves a greedy decision: the random game in floor tricks,
+  times (3 - 1), over the decisions with a choice of a greedy game
+  (`greedy_decision_budget_floor_tricks`; bench/bots.py prints what one costs);
 - floor: a bare pure-Python trick loop of the same shape (4 players, 12 cards
   each dealt from a 62-card deck of suits with values, must follow, highest of
   the suit led wins, random legal card with random.Random), microseconds per
