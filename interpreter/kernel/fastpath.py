@@ -170,11 +170,7 @@ def play(game, choose, round_only, rounds):
                         options = itemgetter(*held)(follow_table)
                     else:
                         options = (follow_table[held[0]],)
-                    d = game.decision = _new(Decision)
-                    d.actor = seat
-                    d.kind = 'follow'
-                    d.prompt = trick.prompt or _follow_prompt(trick)
-                    d.options = options
+                    game.decision = Decision(seat, 'follow', trick.prompt or _follow_prompt(trick), options)
                     continue
                 # ---- Game._phase_resolve
                 game.phase = 'resolve'
@@ -184,21 +180,7 @@ def play(game, choose, round_only, rounds):
                     led = trick.led
 @WINNING@
                 winner = play[0] if play is not None else leader
-                dest = @EXPEDITION_KEYS@[winner]
-                table = zones['table']
-                played = tuple(table)
-                table.clear()
-                won = played
-                encounter = ()
-                if trick.encounter is not None:
-                    encounter = (trick.encounter,)
-                    won += encounter
-                    zones['encounter'].remove(trick.encounter)
-                seen = game.seen
-                for card in won:
-                    loc[card] = dest
-                    seen[card] = True
-                zones[dest].extend(won)
+                played, encounter = game._collect_trick(winner)
                 blocked = play is not None and play[2] and faction_of[play[1]] in @BLOCKS@
 @LOG_WIN@
                 game.active = winner
@@ -211,22 +193,8 @@ def play(game, choose, round_only, rounds):
                 frames = game.frames
                 if hook is not None:
 @LOG_POWER@
-                    f = _new(Frame)
-                    f.key = hook[0]
-                    f.me = winner
-                    f.this = None
-                    f.trick = played
-                    f.encounter = encounter
-                    f.led = led
-                    f.leader = leader
-                    f.card = None
-                    f.winner = winner
-                    f.winning = winning
-                    f.side = trick.side
-                    f.pc = f.steps = 0
-                    f.env = {}
-                    f.buffer = f.picked = f.g = None
-                    frames.append(f)
+                    frames.append(Frame(hook[0], winner, None, played, encounter, led, leader, None, winner,
+                                        winning, trick.side))
                 game.after_frames = 'end_trick'
                 game.phase = 'powers'
             frames = game.frames
@@ -248,11 +216,7 @@ def play(game, choose, round_only, rounds):
                         options = itemgetter(*values)(made)
                     else:
                         options = (made[values[0]],)
-                    d = game.decision = _new(Decision)
-                    d.actor = actor
-                    d.kind = kind
-                    d.prompt = prompt
-                    d.options = options
+                    game.decision = Decision(actor, kind, prompt, options)
                     asked = True
                     break
                 frames.pop(0)
@@ -290,13 +254,7 @@ def play(game, choose, round_only, rounds):
         while not (zones[@HAND_KEYS@[leader]] or zones[@TRANSFER_KEYS@[leader]]):
             leader = @NEXT@[leader]
         named = game.named_lead
-        trick = game.trick = _new(Trick)
-        trick.leader = leader
-        trick.encounter = encounter
-        trick.led = named
-        trick.side = trick.prompt = trick.declared = None
-        trick.plays = []
-        trick.named = named is not None
+        trick = game.trick = Trick(leader, encounter, named, None, [], named is not None)
         game.named_lead = None
 @LOG_ENCOUNTER@
         game.phase = 'lead'
@@ -306,11 +264,7 @@ def play(game, choose, round_only, rounds):
             options = sum(itemgetter(*held)(lead_table), ())
         else:
             options = sum((lead_table[held[0]],), ())
-        d = game.decision = _new(Decision)
-        d.actor = leader
-        d.kind = 'lead'
-        d.prompt = LEAD_PROMPT
-        d.options = options
+        game.decision = Decision(leader, 'lead', LEAD_PROMPT, options)
 '''
 
 # A card off the Faction led with a `trumps` rule: Game._answer_follow's test, as it is.
@@ -404,7 +358,7 @@ def _namespace() -> dict[str, Any]:
         "__builtins__": {},
         "len": len, "type": type, "int": int, "list": list, "filter": filter, "sum": sum, "tuple": tuple,
         "bool": bool, "any": any, "itemgetter": itemgetter,
-        "_new": object.__new__, "Trick": Trick, "Frame": vm.Frame, "Ctx": vm.Ctx,
+        "Trick": Trick, "Frame": vm.Frame, "Ctx": vm.Ctx,
         "run": vm.run, "answer": vm.answer, "STOP": vm.STOP, "pick": pick,
         **KERNEL,
     }
@@ -456,7 +410,6 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
         "NEXT": _int_tuple(tuple((seat + 1) % n for seat in range(n))),
         "HAND_KEYS": _str_tuple(tables.hand_keys),
         "TRANSFER_KEYS": _str_tuple(tables.transfer_keys),
-        "EXPEDITION_KEYS": _str_tuple(tables.expedition_keys),
         "NCARDS": _int(len(game.cards)),
         **{name: (code.strip("\n") if game.record else "") for name, code in _LOG.items()},
     }

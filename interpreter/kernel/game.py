@@ -905,22 +905,7 @@ class Game:
         else:
             play = self._winning_play()
         winner = play[0] if play is not None else trick.leader
-        dest = self.expedition_keys[winner]
-        zones, loc = self.zones, self.loc
-        table = zones["table"]  # only plays go to the table: it holds this trick's cards, in order
-        played = tuple(table)
-        table.clear()
-        won = played
-        encounter = ()
-        if trick.encounter is not None:
-            encounter = (trick.encounter,)
-            won += encounter
-            zones["encounter"].remove(trick.encounter)
-        seen = self.seen
-        for card in won:
-            loc[card] = dest
-            seen[card] = True  # played face up: everyone saw where they went
-        zones[dest].extend(won)
+        played, encounter = self._collect_trick(winner)
         blocked = play is not None and play[2] and self.rules_of(play[1]).blocks_led_power
         if self.record:
             label = self.tables.label
@@ -947,6 +932,26 @@ class Game:
         self.after_frames = "end_trick"
         self.phase = "powers"
         self._phase_powers()
+
+    def _collect_trick(self, winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The trick's cards, and its Encounter card, go to the winner's Expedition: (played, encounter)."""
+        dest = self.expedition_keys[winner]
+        zones, loc = self.zones, self.loc
+        table = zones["table"]  # only plays go to the table: it holds this trick's cards, in order
+        played = tuple(table)
+        table.clear()
+        won = played
+        encounter = ()
+        if self.trick.encounter is not None:
+            encounter = (self.trick.encounter,)
+            won += encounter
+            zones["encounter"].remove(self.trick.encounter)
+        seen = self.seen
+        for card in won:
+            loc[card] = dest
+            seen[card] = True  # played face up: everyone saw where they went
+        zones[dest].extend(won)
+        return played, encounter
 
     def _queue_trick_hooks(self, winner: int, winning: int | None, played: tuple, encounter: tuple) -> None:
         """After a trick's `on win`: each card's `on trick` hook (in play order), then every `after trick` hook."""
