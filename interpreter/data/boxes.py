@@ -298,7 +298,6 @@ def _listed_twice(span: Span, place: tuple, repeated: list[tuple[str, tuple]], s
                hint="several cards of one value are given once, with 'value' and 'count'")
 
 
-
 def _name_taken(name: str, here: tuple, doc, sink: DiagnosticSink, *taken) -> bool:
     """Report a new Faction's or added power's `name` if a (names, words for its holder) pair of `taken` has it."""
     for names, holder in taken:
@@ -307,6 +306,7 @@ def _name_taken(name: str, here: tuple, doc, sink: DiagnosticSink, *taken) -> bo
                        D_DUPLICATE_NAME)
             return True
     return False
+
 
 def _power_file(base: Path, relative: str, doc: Document, path: tuple, sink: DiagnosticSink,
                 what: str, power_dirs: Sequence[Path]) -> Path:

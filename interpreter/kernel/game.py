@@ -25,7 +25,7 @@ from happydayz.language import vm
 from happydayz.language.compiler import Blind, VariantProgram
 from happydayz.base.errors import GameRuleError
 from happydayz.base.draws import shuffle
-from happydayz.kernel import fastpath
+from happydayz.kernel import fastpath, observation
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
@@ -1202,55 +1202,8 @@ class Game:
 
     # ---------------------------------------------------------------- views
     def observe(self, seat: int) -> dict:
-        """What one Community may see: its hand, every Transfer zone, the table.
-
-        Expedition zones are face down (only their size and their face-up cards
-        show), the Reserve only its size; cards inside a decision's options are
-        shown because the rules let the chooser see them.
-        """
-        # (a bot reads one at nearly every decision: the zones and labels are read directly)
-        label, zones, rules_of = self.tables.label, self.zones, self.rules_of
-
-        def labels(cards) -> list[dict]:
-            return [{"id": c, "label": label[c]} for c in cards]
-
-        trick = None
-        if self.trick is not None:
-            trick = {
-                "leader": self.trick.leader,
-                "side": self.trick.side,
-                "led": self.trick.led,
-                "plays": [{"seat": seat, "card": label[card], "id": card, "trump": trump}
-                          for seat, card, trump in self.trick.plays],
-            }
-        encounter = zones["encounter"]
-        hands = [zones[key] for key in self.hand_keys]
-        expeditions = [zones[key] for key in self.expedition_keys]
-        return {
-            "seat": seat,
-            "players": self.n,
-            "round": self.round_no,
-            "rounds": self.setup.rounds,
-            "populations": list(self.population),
-            "round_gains": list(self.round_gain),
-            "factions": [{"faction": f, "variant": v} for f, v in self.factions],
-            "always": list(self.setup.always),
-            "added": list(self.added),
-            "hand": labels(hands[seat]),
-            "transfer": [labels(zones[key]) for key in self.transfer_keys],
-            "hand_sizes": [len(cards) for cards in hands],
-            "expedition_sizes": [len(cards) for cards in expeditions],
-            "expedition_face_up": [labels(c for c in cards if rules_of(c).face_up) for cards in expeditions],
-            "expedition_known": [labels(cards) for cards in self.known],
-            "voids": [sorted(v) for v in self.voids],
-            "reserve_size": len(zones["reserve"]),
-            "encounter": labels(encounter)[0] if encounter else None,
-            "active": self.active,
-            "trick": trick,
-            "tricks_won": list(self.tricks_won),
-            "state": self.visible_state(seat) if self.state else [],
-            "history": [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]} for h in self.history],
-        }
+        """What one Community may see: its hand, every Transfer zone, the table (kernel.observation)."""
+        return observation.observe(self, seat)
 
     def visible_state(self, seat: int | None) -> list[dict]:
         """The powers' counters and marks that `seat` may see (all of them for None): public ones, and its own secret ones."""

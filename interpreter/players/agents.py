@@ -19,6 +19,7 @@ from functools import partial
 from typing import Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from happydayz.base.errors import GameRuleError
+from happydayz.kernel.observation import CARD_IDS, KEYS as OBSERVATION_KEYS
 from happydayz.kernel.game import Decision, Game
 
 
@@ -156,74 +157,18 @@ def seat_view(game: Game, seat: int) -> Callable[[str], object]:
     """The part maker of `seat`'s observation: one key of `game.observe(seat)` at a time (see Observation).
 
     Keys with a "#ids" suffix give the card lists by their ids (see card_ids). A key it does not make
-    alone answers _WHOLE. Made while the agent decides: the game is read then.
+    alone answers _WHOLE. Made while the agent decides: the game is read then. Both come from the
+    makers Game.observe itself reads (kernel.observation).
     """
 
     def part(key: str):
         if key.endswith("#ids"):
-            key = key[:-4]
-            zones = game.zones
-            if key == "hand":
-                return list(zones[game.hand_keys[seat]])
-            if key == "transfer":
-                return [list(zones[k]) for k in game.transfer_keys]
-            if key == "expedition_known":
-                return game.known
-            if key == "expedition_face_up":
-                rules_of = game.rules_of
-                return [[c for c in zones[k] if rules_of(c).face_up] for k in game.expedition_keys]
-            if key == "encounter":
-                encounter = zones["encounter"]
-                return encounter[0] if encounter else None
-            return _WHOLE
-        maker = _PARTS.get(key)
+            maker = CARD_IDS.get(key[:-4])
+        else:
+            maker = OBSERVATION_KEYS.get(key)
         return _WHOLE if maker is None else maker(game, seat)
 
     return part
-
-
-def _labels(game: Game, cards) -> list[dict]:
-    label = game.tables.label
-    return [{"id": c, "label": label[c]} for c in cards]
-
-
-def _trick(game: Game, seat: int):
-    trick = game.trick
-    if trick is None:
-        return None
-    label = game.tables.label
-    return {"leader": trick.leader, "side": trick.side, "led": trick.led,
-            "plays": [{"seat": s, "card": label[card], "id": card, "trump": trump} for s, card, trump in trick.plays]}
-
-
-# one key of Game.observe, made alone (each as Game.observe makes it; tests/players check them against it)
-_PARTS: dict[str, Callable[[Game, int], object]] = {
-    "seat": lambda game, seat: seat,
-    "players": lambda game, seat: game.n,
-    "round": lambda game, seat: game.round_no,
-    "rounds": lambda game, seat: game.setup.rounds,
-    "populations": lambda game, seat: list(game.population),
-    "round_gains": lambda game, seat: list(game.round_gain),
-    "factions": lambda game, seat: [{"faction": f, "variant": v} for f, v in game.factions],
-    "always": lambda game, seat: list(game.setup.always),
-    "added": lambda game, seat: list(game.added),
-    "hand": lambda game, seat: _labels(game, game.zones[game.hand_keys[seat]]),
-    "transfer": lambda game, seat: [_labels(game, game.zones[k]) for k in game.transfer_keys],
-    "hand_sizes": lambda game, seat: [len(game.zones[k]) for k in game.hand_keys],
-    "expedition_sizes": lambda game, seat: [len(game.zones[k]) for k in game.expedition_keys],
-    "expedition_face_up": lambda game, seat: [_labels(game, (c for c in game.zones[k] if game.rules_of(c).face_up))
-                                              for k in game.expedition_keys],
-    "expedition_known": lambda game, seat: [_labels(game, cards) for cards in game.known],
-    "voids": lambda game, seat: [sorted(v) for v in game.voids],
-    "reserve_size": lambda game, seat: len(game.zones["reserve"]),
-    "encounter": lambda game, seat: _labels(game, game.zones["encounter"])[0] if game.zones["encounter"] else None,
-    "active": lambda game, seat: game.active,
-    "trick": _trick,
-    "tricks_won": lambda game, seat: list(game.tricks_won),
-    "state": lambda game, seat: game.visible_state(seat) if game.state else [],
-    "history": lambda game, seat: [{"round": h["round"], "deltas": h["deltas"], "populations": h["populations"]}
-                                   for h in game.history],
-}
 
 
 def as_dict(observation: Mapping) -> dict:
