@@ -873,20 +873,16 @@ def _fate(worth: float, dest: str) -> float:
 
 def _read_profile(profile: OnWin, cards, led: str) -> tuple:
     """(profile, fast, general) for PlayoutPolicy.winner_worth: see PlayoutPolicy._led."""
+    # the sheds' bonus, one term each (winner_worth adds them last, in order)
+    bonuses = [2.0 * shed.count for shed in profile.sheds
+               if shed.source in ("expedition", "trick") and not shed.mandatory]
     if not profile.deals and not profile.partial:
-        bonus = 0.0
-        for shed in profile.sheds:
-            if shed.source in ("expedition", "trick") and not shed.mandatory:
-                bonus += 2.0 * shed.count
-        return profile, (profile.trick, profile.encounter, bonus), None
+        return profile, (profile.trick, profile.encounter, sum(bonuses, 0.0)), None
     deals = [(_passes(conds, cards, led),
               [(tuple(getattr(spec, attr, 0) or 0 for spec in cards), direction == "highest")
                for attr, direction in reversed(order)])
              for conds, order in profile.deals]
     partial = [(_passes(conds, cards, led), dest) for what, conds, dest in profile.partial if what == "trick"]
-    # the sheds' bonus, one term each (added last, in order)
-    bonuses = [2.0 * shed.count for shed in profile.sheds
-               if shed.source in ("expedition", "trick") and not shed.mandatory]
     return profile, None, (deals, partial, bonuses)
 
 
