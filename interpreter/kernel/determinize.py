@@ -33,6 +33,7 @@ from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.tables import round_deck, tables_of
+from happydayz.kernel.observation import card_ids, has_known
 
 #: Decision kinds at which a determinization can be built from an observation.
 #: A choice inside a power (choose/ask) needs the state of the running power,
@@ -66,32 +67,43 @@ def _rules(setup: GameSetup, observation: Mapping, card: int):
     return _faction_rules(setup, observation, setup.cards[card].faction)
 
 
-def known_cards(observation: Mapping) -> set[int]:
-    """Every card id the observer sees (its hand, Transfer zones, face-up cards, Encounter, table)."""
-    seen = {c["id"] for c in observation["hand"]}
-    for zone in observation["transfer"]:
-        seen.update(c["id"] for c in zone)
-    for seat in range(len(observation["expedition_face_up"])):
-        seen.update(expedition_seen(observation, seat))
-    if observation.get("encounter"):
-        seen.add(observation["encounter"]["id"])
-    if observation.get("trick"):
-        seen.update(p["id"] for p in observation["trick"]["plays"])
+def known_cards(observation: Mapping, expeditions: list[list[int]] | None = None) -> set[int]:
+    """Every card id the observer sees (its hand, Transfer zones, face-up cards, Encounter, table).
+
+    `expeditions`: expeditions_seen(observation), if the caller has it already.
+    """
+    seen = set(card_ids(observation, "hand"))
+    for zone in card_ids(observation, "transfer"):
+        seen.update(zone)
+    for zone in expeditions if expeditions is not None else expeditions_seen(observation):
+        seen.update(zone)
+    encounter = card_ids(observation, "encounter")
+    if encounter is not None:
+        seen.add(encounter)
+    trick = observation.get("trick")
+    if trick:
+        seen.update(p["id"] for p in trick["plays"])
     return seen
 
 
+def expeditions_seen(observation: Mapping) -> list[list[int]]:
+    """Each Community's cards known to lie in its Expedition zone: those everyone saw go there, then its
+    face-up ones (the known ones first, in their order: a sampled game then knows them in the same order)."""
+    face_up = card_ids(observation, "expedition_face_up")
+    known = card_ids(observation, "expedition_known") if has_known(observation) else None
+    if not known:
+        return [list(dict.fromkeys(cards)) for cards in face_up]
+    return [list(dict.fromkeys(known[seat] + face_up[seat])) for seat in range(len(face_up))]
+
+
 def expedition_seen(observation: Mapping, seat: int) -> list[int]:
-    """The cards known to lie in a Community's Expedition zone: its face-up ones and those everyone saw go there."""
-    known = observation.get("expedition_known")  # absent from observations made before it existed
-    ids = [c["id"] for c in known[seat]] if known else []
-    # the known ones first, in their order: a sampled game then knows them in the same order
-    ids += [c["id"] for c in observation["expedition_face_up"][seat]]
-    return list(dict.fromkeys(ids))
+    """The cards known to lie in one Community's Expedition zone (see expeditions_seen)."""
+    return expeditions_seen(observation)[seat]
 
 
-def hidden_cards(setup: GameSetup, observation: Mapping) -> list[int]:
-    """The cards of the round the observer cannot see, in id order."""
-    seen = known_cards(observation)
+def hidden_cards(setup: GameSetup, observation: Mapping, expeditions: list[list[int]] | None = None) -> list[int]:
+    """The cards of the round the observer cannot see, in id order (`expeditions`: as known_cards)."""
+    seen = known_cards(observation, expeditions)
     return [c for c in in_play_cards(setup, observation) if c not in seen]
 
 
@@ -202,12 +214,12 @@ class Sampler:
         face_up = frozenset(f for f in list(observation.get("always", setup.always)) +
                             [x["faction"] for x in observation["factions"]]
                             if _faction_rules(setup, observation, f).face_up)
-        seen = [expedition_seen(observation, seat) for seat in range(n)]
+        seen = expeditions_seen(observation)
         for seat in range(n):
             face_down = observation["expedition_sizes"][seat] - len(seen[seat])
             places.append((f"expedition:{seat}", face_down, face_up))
         places.append(("reserve", observation["reserve_size"], frozenset()))
-        self.pool = hidden_cards(setup, observation)
+        self.pool = hidden_cards(setup, observation, seen)
         needed = sum(size for _, size, _ in places)
         if needed > len(self.pool):
             raise DeterminizeError(f"the observation hides {needed} cards but only {len(self.pool)} are unseen")
@@ -327,5 +339,5 @@ def _transfer_picks(setup: GameSetup, zones: dict[str, list[int]], observation: 
     return picks
 
 
-__all__ = ["sample_state", "Sampler", "in_play_cards", "known_cards", "expedition_seen", "hidden_cards", "trick_voids",
+__all__ = ["sample_state", "Sampler", "in_play_cards", "known_cards", "expeditions_seen", "expedition_seen", "hidden_cards", "trick_voids",
            "DeterminizeError", "SUPPORTED_KINDS"]

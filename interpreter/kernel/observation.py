@@ -1,9 +1,10 @@
 """What one Community may see, key by key: Game.observe and a bot's seat view read the same makers.
 
 Each maker takes the game and the seat and makes one key of the observation, so a
-bot that reads a few keys (players.agents.seat_view) gets exactly what the whole
-view (Game.observe) would give, without the rest being made. The card lists also
-come by their ids alone (CARD_IDS), without a dict per card.
+bot that reads a few keys of its lazy view (an Observation made with `seat_view`,
+as players.agents.play_game hands it) gets exactly what the whole view
+(Game.observe) would give, without the rest being made. The card lists also come
+by their ids alone (CARD_IDS, read through `card_ids`), without a dict per card.
 
 Expedition zones are face down (only their size and their face-up cards show),
 the Reserve only its size; cards inside a decision's options are shown because
@@ -12,7 +13,7 @@ the rules let the chooser see them.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 Maker = Callable[[Any, int], object]  # (game, seat) -> the value of one key
 
@@ -75,9 +76,107 @@ CARD_IDS: dict[str, Maker] = {
 }
 
 
+class Observation(Mapping):
+    """What `Game.observe(seat)` returns, made on first use: an agent that never looks costs nothing.
+
+    It holds a way to make the view, not the game. It is the table as it is while
+    the agent decides: read it then, not later.
+
+    Made with `part` (as `play_game` does, by `seat_view`), it also answers one
+    key at a time without making the whole view — `observation["hand_sizes"]`
+    makes that list only — and the card lists by their ids alone
+    (`card_ids(observation, key)`): a bot reads only what it needs. Every key is
+    exactly what `Game.observe(seat)` gives for it.
+    """
+
+    __slots__ = ("_make", "_data", "_part", "_parts")
+
+    def __init__(self, make: Callable[[], dict], part: Callable[[str], object] | None = None):
+        self._make, self._data, self._part, self._parts = make, None, part, None
+
+    def _made(self) -> dict:
+        if self._data is None:
+            self._data = self._make()
+        return self._data
+
+    def __getitem__(self, key: str):
+        if self._data is None and self._part is not None:
+            parts = self._parts
+            if parts is None:
+                parts = self._parts = {}
+            elif key in parts:
+                return parts[key]
+            value = parts[key] = self._part(key)
+            if value is not _WHOLE:
+                return value
+            del parts[key]
+        return self._made()[key]
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
+
+
+_WHOLE = object()  # what a part maker answers for a key it does not make alone: the whole view is made
+
+
+def card_ids(observation: Mapping, key: str):
+    """The ids of an observation's card list `key` (hand; per seat for transfer, expedition_face_up,
+    expedition_known: a list of lists), or the Encounter card's id for "encounter" (None without one).
+
+    From a seat view (`Observation` made with a part maker) without making the label dicts; from
+    any other observation, read off its dicts. Never a list to change: it may be the view's own.
+    """
+    if isinstance(observation, Observation) and observation._data is None and observation._part is not None:
+        parts = observation._parts
+        if parts is None:
+            parts = observation._parts = {}
+        name = key + "#ids"
+        value = parts.get(name, _WHOLE)
+        if value is _WHOLE:
+            value = observation._part(name)
+            if value is not _WHOLE:
+                parts[name] = value
+        if value is not _WHOLE:
+            return value
+    value = observation[key]
+    if key == "encounter":
+        return value["id"] if value else None
+    if key == "hand":
+        return [c["id"] for c in value]
+    return [[c["id"] for c in cards] for cards in value]
+
+
+def seat_view(game, seat: int) -> Callable[[str], object]:
+    """The part maker of `seat`'s observation: one key of `game.observe(seat)` at a time (see Observation).
+
+    Keys with a "#ids" suffix give the card lists by their ids (see card_ids). A key it does not make
+    alone answers _WHOLE. Made while the agent decides: the game is read then.
+    """
+
+    def part(key: str):
+        if key.endswith("#ids"):
+            maker = CARD_IDS.get(key[:-4])
+        else:
+            maker = KEYS.get(key)
+        return _WHOLE if maker is None else maker(game, seat)
+
+    return part
+
+
+def has_known(observation: Mapping) -> bool:
+    """Whether the observation tells the cards known in each Expedition zone (observations made before
+    `expedition_known` existed do not); a seat view tells without making the key."""
+    if isinstance(observation, Observation) and observation._part is not None:
+        return True
+    return bool(observation.get("expedition_known"))
+
+
 def observe(game, seat: int) -> dict:
     """The whole observation of `seat`: every key of KEYS, in order."""
     return {key: make(game, seat) for key, make in KEYS.items()}
 
 
-__all__ = ["KEYS", "CARD_IDS", "observe"]
+__all__ = ["KEYS", "CARD_IDS", "Observation", "card_ids", "seat_view", "has_known", "observe"]

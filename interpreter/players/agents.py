@@ -19,7 +19,7 @@ from functools import partial
 from typing import Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from happydayz.base.errors import GameRuleError
-from happydayz.kernel.observation import CARD_IDS, KEYS as OBSERVATION_KEYS
+from happydayz.kernel.observation import Observation, card_ids, seat_view
 from happydayz.kernel.game import Decision, Game
 
 
@@ -78,97 +78,6 @@ class ScriptedAgent:
         if index is None:
             raise GameRuleError(f"answer {str(answer)!r} is not an option of {where}; legal options: {legal}")
         return index
-
-
-class Observation(Mapping):
-    """What `Game.observe(seat)` returns, made on first use: an agent that never looks costs nothing.
-
-    It holds a way to make the view, not the game. It is the table as it is while
-    the agent decides: read it then, not later.
-
-    Made with `part` (as `play_game` does, by `seat_view`), it also answers one
-    key at a time without making the whole view — `observation["hand_sizes"]`
-    makes that list only — and the card lists by their ids alone
-    (`card_ids(observation, key)`): a bot reads only what it needs. Every key is
-    exactly what `Game.observe(seat)` gives for it.
-    """
-
-    __slots__ = ("_make", "_data", "_part", "_parts")
-
-    def __init__(self, make: Callable[[], dict], part: Callable[[str], object] | None = None):
-        self._make, self._data, self._part, self._parts = make, None, part, None
-
-    def _made(self) -> dict:
-        if self._data is None:
-            self._data = self._make()
-        return self._data
-
-    def __getitem__(self, key: str):
-        if self._data is None and self._part is not None:
-            parts = self._parts
-            if parts is None:
-                parts = self._parts = {}
-            elif key in parts:
-                return parts[key]
-            value = parts[key] = self._part(key)
-            if value is not _WHOLE:
-                return value
-            del parts[key]
-        return self._made()[key]
-
-    def __iter__(self):
-        return iter(self._made())
-
-    def __len__(self) -> int:
-        return len(self._made())
-
-
-_WHOLE = object()  # what a part maker answers for a key it does not make alone: the whole view is made
-
-
-def card_ids(observation: Mapping, key: str):
-    """The ids of an observation's card list `key` (hand; per seat for transfer, expedition_face_up,
-    expedition_known: a list of lists), or the Encounter card's id for "encounter" (None without one).
-
-    From a seat view (`Observation` made with a part maker) without making the label dicts; from
-    any other observation, read off its dicts. Never a list to change: it may be the view's own.
-    """
-    if isinstance(observation, Observation) and observation._data is None and observation._part is not None:
-        parts = observation._parts
-        if parts is None:
-            parts = observation._parts = {}
-        name = key + "#ids"
-        value = parts.get(name, _WHOLE)
-        if value is _WHOLE:
-            value = observation._part(name)
-            if value is not _WHOLE:
-                parts[name] = value
-        if value is not _WHOLE:
-            return value
-    value = observation[key]
-    if key == "encounter":
-        return value["id"] if value else None
-    if key == "hand":
-        return [c["id"] for c in value]
-    return [[c["id"] for c in cards] for cards in value]
-
-
-def seat_view(game: Game, seat: int) -> Callable[[str], object]:
-    """The part maker of `seat`'s observation: one key of `game.observe(seat)` at a time (see Observation).
-
-    Keys with a "#ids" suffix give the card lists by their ids (see card_ids). A key it does not make
-    alone answers _WHOLE. Made while the agent decides: the game is read then. Both come from the
-    makers Game.observe itself reads (kernel.observation).
-    """
-
-    def part(key: str):
-        if key.endswith("#ids"):
-            maker = CARD_IDS.get(key[:-4])
-        else:
-            maker = OBSERVATION_KEYS.get(key)
-        return _WHOLE if maker is None else maker(game, seat)
-
-    return part
 
 
 def as_dict(observation: Mapping) -> dict:

@@ -45,7 +45,7 @@ from typing import Iterable, Mapping
 from happydayz.base.draws import shuffle
 from happydayz.language import vm
 from happydayz.language.host import PowerHost
-from happydayz.kernel.determinize import in_play_cards, trick_voids
+from happydayz.kernel.determinize import expeditions_seen, in_play_cards, known_cards, trick_voids
 from happydayz.kernel.game import Decision
 from happydayz.language.ir import power_ir
 from happydayz.kernel.setup import GameSetup
@@ -520,20 +520,8 @@ class Estimate:
         self.transfer = transfer = card_ids(obs, "transfer")
         self.encounter = encounter = card_ids(obs, "encounter")
         face_up_ids = card_ids(obs, "expedition_face_up")
-        known = card_ids(obs, "expedition_known") if _has_known(obs) else None
-        # the cards known to lie in each Expedition zone: face up, or seen going there (determinize.expedition_seen)
-        exp_seen = [list(dict.fromkeys(known[seat] + face_up_ids[seat])) if known else list(dict.fromkeys(face_up_ids[seat]))
-                    for seat in range(n)]
-        seen = set(hand)  # (determinize.known_cards)
-        for zone in transfer:
-            seen.update(zone)
-        for zone in exp_seen:
-            seen.update(zone)
-        if encounter is not None:
-            seen.add(encounter)
-        trick = obs["trick"]
-        if trick:
-            seen.update(p["id"] for p in trick["plays"])
+        exp_seen = expeditions_seen(obs)  # the cards known to lie in each Expedition zone
+        seen = known_cards(obs, exp_seen)
         self.unseen = [c for c in in_play.cards if c not in seen]  # (determinize.hidden_cards)
         self.hooks = in_play.hooks
         self.card_hooks = in_play.card_hooks
@@ -829,13 +817,6 @@ def _readable(observation: Mapping) -> Mapping:
     if isinstance(observation, Observation) and observation._part is not None:
         return observation
     return as_dict(observation)
-
-
-def _has_known(obs: Mapping) -> bool:
-    """Whether the observation tells the cards known in each Expedition zone (older ones did not)."""
-    if isinstance(obs, Observation) and obs._part is not None:
-        return True
-    return bool(obs.get("expedition_known"))
 
 
 def _p_none(pool: int, good: int, draws: int) -> float:
