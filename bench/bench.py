@@ -251,13 +251,15 @@ def greedy_choices(setup, games: int, seed: int) -> float:
         choices = 0
 
         def decide(self, observation, decision):
-            Counting.choices += len(decision.options) > 1
+            self.choices += len(decision.options) > 1
             return super().decide(observation, decision)
 
-    Counting.choices = 0
+    total = 0
     for i in range(games):
-        play_game(Game(setup, seed + i, record=False), [Counting(f"{seed + i}/{seat}") for seat in range(PLAYERS)])
-    return Counting.choices / games
+        agents = [Counting(f"{seed + i}/{seat}") for seat in range(PLAYERS)]
+        play_game(Game(setup, seed + i, record=False), agents)
+        total += sum(agent.choices for agent in agents)
+    return total / games
 
 
 def time_copy(setup, copies: int, seed: int = 7) -> float:

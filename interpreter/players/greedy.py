@@ -772,15 +772,12 @@ def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item
     n = est.n
     i_win = winner == est.me
     gained: list[Item] = []
-    mine = 0.0
-    others = 0.0
     share = 1.0 / max(n - 1, 1)
-    mine, others = _send(items, profile.trick, i_win, share, gained, mine, others)
+    mine, others = _send(items, profile.trick, i_win, share, gained, 0.0, 0.0)
     if enc is not None:
         mine, others = _send((enc,), profile.encounter, i_win, share, gained, mine, others)
     if i_win:
         mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
-        mine += 0.3 * 0  # (no shed from the hand)
     mine += est.set_worth([x.card for x in gained if x.card is not None], [])
     mine += sum(x.m for x in gained if x.card is None)
     return mine - others / max(n - 1, 1)
