@@ -8,10 +8,12 @@ it in play beside two Factions of a bundled box, so that
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from happydayz.base.errors import UsageError
+from happydayz.base.files import write_atomic
 from happydayz.data.model import Library
 
 NAME = re.compile(r"^[A-Z][A-Za-z0-9_'-]*( [A-Za-z0-9_'-]+)*$")
@@ -119,9 +121,9 @@ def _default_box(library: Library) -> tuple[str, list[str]]:
 
 
 def _write(path: Path, text: str, force: bool) -> Path:
-    if path.exists() and not force:
+    if os.path.lexists(path) and not force:  # lexists: a link (even one to nothing) is never written through
         raise UsageError(f"{path} already exists; pass --force to overwrite it")
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text, what="new file")  # refuses a link, a folder or a device in the file's place
     return path
 
 

@@ -128,11 +128,13 @@ def _file_key_span(file: str, key: str) -> Span:
     return _key_span(file, text, key)
 
 
-def read_save(path: str | os.PathLike) -> dict:
+def read_save(path: str | os.PathLike, scenario_folder: str | os.PathLike | None = None) -> dict:
     """The validated data of a save file. Raises SaveProblem.
 
     At most LIMITS["save"] bytes of a regular file are read; a scenario file named
-    must be in the save's folder, and is returned as an absolute path.
+    must be in the save's folder (or in `scenario_folder`, when given: the web
+    table's mods folder, whose saves live in its subfolder `saves/`), and is
+    returned as an absolute path.
     """
     file = str(path)
     raw = read_bytes(path, "save", code=S_READ, error=SaveProblem, what="save file", missing_short=True)
@@ -185,19 +187,20 @@ def read_save(path: str | os.PathLike) -> dict:
                                      "this save file was edited since it was written: its checksum does not match "
                                      "its content, so it is not resumed", S_EDITED,
                                      hint="resume the file as the program wrote it, or start a new game"))
-    data["scenario"] = _contained_scenario(file, text, data["scenario"])
+    data["scenario"] = _contained_scenario(file, text, data["scenario"], scenario_folder)
     return data
 
 
-def _contained_scenario(file: str, text: str, reference: str) -> str:
-    """A bundled scenario id as it is; a scenario file only inside the save's folder (its absolute path)."""
+def _contained_scenario(file: str, text: str, reference: str, scenario_folder: str | os.PathLike | None) -> str:
+    """A bundled scenario id as it is; a scenario file only inside the save's folder, or `scenario_folder`
+    when given (its absolute path)."""
     parts = reference.replace("\\", "/").split("/")
     if not (reference.lower().endswith((".yaml", ".yml")) or os.path.isabs(reference) or ".." in parts
             or os.path.lexists(reference)):
         return reference  # a scenario id (an unknown one is reported when the scenario is looked up)
     folder = Path(file).resolve().parent
     candidate = Path(reference) if os.path.isabs(reference) else folder / reference
-    if not within(candidate, folder):
+    if not within(candidate, Path(scenario_folder).resolve() if scenario_folder is not None else folder):
         raise SaveProblem(Diagnostic(_key_span(file, text, "scenario"),
                                      "scenario: the scenario file named is outside the save file's folder, so it "
                                      "is not read", S_OUTSIDE,

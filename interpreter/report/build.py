@@ -25,15 +25,18 @@ PLOT_NAMES = ("seat_win_rate.png", "first_leader_win_rate.png", "variants.png", 
               "rounds.png", "elimination.png", "powers.png")
 
 
-def build_report(results_path: str | Path, out_dir: str | Path = DEFAULT_OUT, env: Environment | None = None) -> Path:
+def build_report(results_path: str | Path, out_dir: str | Path = DEFAULT_OUT, env: Environment | None = None,
+                 scenario_folder: Path | None = None) -> Path:
     """Read the results, write report.md and its PNG plots into out_dir; the path of report.md.
+
+    A scenario file the results name is read only inside `scenario_folder` (by default the results' folder).
 
     Raises ResultsProblem (a HappyError: exit 1 on the command line) for a bad
     results file or a folder that cannot be written. A plot of an earlier
     report that this one has no data for is removed, so the folder always
     matches report.md.
     """
-    results = load_results(results_path, env)
+    results = load_results(results_path, env, scenario_folder)
     analysis = analyse(results)
     out = Path(out_dir)
     try:

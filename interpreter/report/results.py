@@ -156,10 +156,11 @@ def _scenario_factions(reference: Any, env: Environment, folder: Path | None = N
         return None
 
 
-def load_results(path: str | Path, env: Environment | None = None) -> Results:
+def load_results(path: str | Path, env: Environment | None = None, scenario_folder: Path | None = None) -> Results:
     """Read simulate JSON or sweep JSON Lines. Raises ResultsProblem for a bad file.
 
-    `env` finds the scenario a simulate file names, for the Factions it started with.
+    `env` finds the scenario a simulate file names, for the Factions it started with; a scenario file
+    is read only inside `scenario_folder` (by default the results file's folder).
     """
     path = Path(path)
     text = read_text(path, "results", code=A_READ, error=ResultsProblem, what="results file")
@@ -179,7 +180,7 @@ def load_results(path: str | Path, env: Environment | None = None) -> Results:
             raise whole_error from None
         return _load_lines(path, text)
     if isinstance(document, dict) and "games" in document:
-        return _load_simulate(path, document, env if env is not None else Environment())
+        return _load_simulate(path, document, env if env is not None else Environment(), scenario_folder)
     if isinstance(document, dict) and "final_populations" in document:
         return _load_lines(path, text)
     if isinstance(document, dict) and "event" in document:
@@ -193,7 +194,7 @@ def _event_log(path: Path) -> ResultsProblem:
                     hint="give the file written by 'happydayz simulate --json PATH' or 'happydayz sweep'")
 
 
-def _load_simulate(path: Path, document: dict, env: Environment) -> Results:
+def _load_simulate(path: Path, document: dict, env: Environment, scenario_folder: Path | None = None) -> Results:
     games = document.get("games")
     summary = document.get("summary")
     if not isinstance(games, list):
@@ -206,7 +207,7 @@ def _load_simulate(path: Path, document: dict, env: Environment) -> Results:
     notes = []
     factions = None
     if not all(isinstance(g, dict) and "factions" in g for g in games):
-        factions = _scenario_factions(scenario, env, path.resolve().parent)
+        factions = _scenario_factions(scenario, env, scenario_folder or path.resolve().parent)
         if factions is None and scenario is not None:
             notes.append(f"The Factions of scenario {scenario!r} could not be found, so the per-variant "
                          "section is left out.")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from happydayz.base.errors import Diagnostic, HappyError, Span, UsageError
 from happydayz.base.files import write_atomic
@@ -133,8 +133,9 @@ class TableSession:
     def start(cls, env: Environment, scenario_ref: str | os.PathLike | None, players: int | None = None,
               seat: int = 0, seed: int = 0, express: bool = False, promos: bool = False,
               random_powers: bool = False, bots: str | Sequence[str] | None = None,
-              random_setup: bool = False) -> "TableSession":
-        """A new game; the bots play up to the person's first decision.
+              random_setup: bool = False, play_bots: bool = True) -> "TableSession":
+        """A new game; the bots play up to the person's first decision (unless `play_bots` is false: the web
+        server runs them itself, so that it can stop them).
 
         `random_setup` (or the scenario's own key) draws the Factions at random with `seed`, as
         `simulate --random-setup` does.
@@ -145,21 +146,28 @@ class TableSession:
             raise UsageError(f"--seat {seat} is not a seat of a {setup.n}-player game: choose 0 to {setup.n - 1}")
         reference = str(scenario_ref if scenario_ref is not None else scenario.id)
         session = cls(Game(setup, seed), seat, bot_names(bots, setup.n, seat), reference, env)
-        session.run_bots()
+        if play_bots:
+            session.run_bots()
         return session
 
     @classmethod
     def from_record(cls, data: dict, env: Environment | None = None, file: str = "<save>",
-                    seat: int | None = None) -> "TableSession":
-        """The game of validated save data (see kernel.savegame.read_save), replayed to where it was."""
+                    seat: int | None = None, stop: Callable[[], None] | None = None,
+                    play_bots: bool = True) -> "TableSession":
+        """The game of validated save data (see kernel.savegame.read_save), replayed to where it was.
+
+        `stop`, called before each answer is replayed, may raise to give the replay up (the web server's
+        cancellation); `play_bots` as for `start`.
+        """
         env = env if env is not None else Environment()
         seat = data.get("seat", seat if seat is not None else 0)
         game = _new_game(data, env, file)
         names = data.get("bots")
         session = cls(game, seat, parse_bots(names, game.n) if names else ["random"] * game.n,
                       data["scenario"], env)
-        session.replay(data["answers"], file)
-        session.run_bots()
+        session.replay(data["answers"], file, stop)
+        if play_bots:
+            session.run_bots()
         return session
 
     @classmethod
@@ -167,10 +175,12 @@ class TableSession:
         """A saved game. Raises HappyError for a bad save file."""
         return cls.from_record(read_save(path), env, str(path), seat)
 
-    def replay(self, answers: Sequence[int], file: str = "<save>") -> None:
+    def replay(self, answers: Sequence[int], file: str = "<save>", stop: Callable[[], None] | None = None) -> None:
         """Apply saved answers, letting each bot see again the decisions it made. Raises SaveProblem."""
         game = self.game
         for number, answer in enumerate(answers):
+            if stop is not None:
+                stop()
             decision = game.decision
             if decision is None:
                 raise SaveProblem(Diagnostic(_key_span(file, "answers"), f"answers: the game is over after {number} "
@@ -201,7 +211,7 @@ class TableSession:
         self.lines.extend(lines)
         return lines
 
-    def answer(self, index: int) -> list[Line]:
+    def answer(self, index: int, stop: Callable[[], None] | None = None) -> list[Line]:
         """The person's answer (an option's index); then the bots play up to the person's next decision.
 
         Raises UsageError when it is not the person's turn or the index is not an option.
@@ -212,13 +222,25 @@ class TableSession:
         if type(index) is not int or not 0 <= index < len(decision.options):
             raise UsageError(f"there is no option {index!r}: choose 0 to {len(decision.options) - 1}")
         lines = self._apply(index)
-        return lines + self.run_bots()
+        return lines + self.run_bots(stop)
 
-    def run_bots(self) -> list[Line]:
-        """Let the bots answer until the person must decide or the game is over."""
+    @property
+    def bots_to_play(self) -> bool:
+        """Whether a bot must answer before the person can (run_bots was stopped, or has not run yet)."""
+        decision = self.game.decision
+        return decision is not None and decision.actor != self.seat
+
+    def run_bots(self, stop: Callable[[], None] | None = None) -> list[Line]:
+        """Let the bots answer until the person must decide or the game is over.
+
+        `stop`, called before each bot decision, may raise to stop there: every answer given so far stays
+        applied, and a later call goes on from that decision.
+        """
         lines: list[Line] = []
         game = self.game
         while (decision := game.decision) is not None and decision.actor != self.seat:
+            if stop is not None:
+                stop()
             lines += self._apply(self.bots[decision.actor].decide(game.observe(decision.actor), decision))
         return lines
 
@@ -243,7 +265,7 @@ class TableSession:
     def can_take_back(self) -> bool:
         return self.seat in self.actors
 
-    def take_back(self) -> "TableSession":
+    def take_back(self, stop: Callable[[], None] | None = None) -> "TableSession":
         """The game as it was before the person's last answer (a new session, replayed from the start).
 
         Raises UsageError when the person has not answered yet.
@@ -255,7 +277,7 @@ class TableSession:
         session = TableSession(_new_game(data, self.env, "<save>"), self.seat, self.bot_names, self.scenario_ref,
                                self.env)
         session.texts = self.texts
-        session.replay(data["answers"])
+        session.replay(data["answers"], stop=stop)
         return session
 
     # -------------------------------------------------------------- views

@@ -4,7 +4,11 @@ Pages: `/` (play against bots) and `/playground` (edit, check, explain and
 simulate a power). Everything else under `/api/` answers JSON; a bad request
 gets a 4xx with {"error": "..."}, an unexpected failure a 500 with the same
 shape and no traceback. User files are read and written only inside the mods
-folder (web.mods).
+folder (web.mods); a scenario is a bundled id or "mods:PATH", never any other
+path. Who may send requests is checked first (web.guard: Host, Origin,
+Content-Type); bodies are read in pieces and refused past MAX_BODY; bots,
+powers and simulations run as cancellable work (web.work), stopped when their
+client leaves. The guarantees are written out in docs/reliability.md.
 
     GET  /api/scenarios                  bundled scenarios and those of the mods folder
     GET  /api/bots                       the bots' names
@@ -23,33 +27,46 @@ folder (web.mods).
     GET  /api/powers                     the bundled powers' names
     GET  /api/explain/{name}             the card text and source of a bundled power
     POST /api/simulate                   {scenario, players, games, seed, express, bots}: the balance report
+                                         (one at a time, three more queued; 429 past that)
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import tempfile
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from happydayz.authoring.powerfiles import bundled_powers, checked_power
 from happydayz.authoring.scaffold import new_faction
 from happydayz.base.errors import HappyError, UsageError
+from happydayz.base.files import load_json
+from happydayz.base.resources import data_dir
 from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.environment import Environment
 from happydayz.kernel.savegame import read_save
 from happydayz.language.cardtext import card_text
 from happydayz.players.registry import BOTS
 from happydayz.table.session import TableSession
+from happydayz.web.guard import GuardMiddleware, HostRules
 from happydayz.web.mods import ModsError, ModsFolder
 from happydayz.web.playground import check_text, simulate_report
+from happydayz.web.work import Busy, Cancel, Cancelled, Work
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_GAMES_KEPT = 64
+#: A game nobody has asked about for this long may be dropped to make room for a new one ...
+ABANDONED_AFTER = 30 * 60
+#: ... and one nobody has asked about for this long is dropped in any case (seconds).
+EXPIRES_AFTER = 12 * 60 * 60
 MAX_BODY = 2 * 1024 * 1024
+#: Games one POST /api/simulate may ask for.
+MAX_SIMULATED_GAMES = 2000
 log = logging.getLogger("happydayz.web")
 
 
@@ -61,23 +78,46 @@ class BadRequest(Exception):
 
 
 class Games:
-    """The games being played, by id (the oldest forgotten beyond MAX_GAMES_KEPT), each with its own lock."""
+    """The games being played, by id, each with its own lock and the time it was last asked about.
 
-    def __init__(self) -> None:
+    A game is dropped only when it is abandoned (nobody asked about it for ABANDONED_AFTER) and its room is
+    needed, or expired (EXPIRES_AFTER); with MAX_GAMES_KEPT games in play and none abandoned, a new one is
+    refused (429).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._games: OrderedDict[str, tuple[TableSession, threading.Lock]] = OrderedDict()
+        self._seen: dict[str, float] = {}
         self._lock = threading.Lock()
+        self._clock = clock
+
+    def _drop_old(self) -> None:
+        now = self._clock()
+        for key in [k for k, seen in self._seen.items() if now - seen >= EXPIRES_AFTER]:
+            self._games.pop(key, None)
+            self._seen.pop(key, None)
+        while len(self._games) >= MAX_GAMES_KEPT:
+            oldest = next(iter(self._games))  # the least recently asked about
+            if now - self._seen[oldest] < ABANDONED_AFTER:
+                raise BadRequest(f"the server is holding {len(self._games)} games in play; finish or leave one, "
+                                 f"or try again later", 429)
+            self._games.pop(oldest)
+            self._seen.pop(oldest)
 
     def add(self, session: TableSession) -> str:
         key = uuid.uuid4().hex
         with self._lock:
+            self._drop_old()
             self._games[key] = (session, threading.Lock())
-            while len(self._games) > MAX_GAMES_KEPT:
-                self._games.popitem(last=False)
+            self._seen[key] = self._clock()
         return key
 
     def get(self, key: str) -> tuple[TableSession, threading.Lock]:
         with self._lock:
             found = self._games.get(key)
+            if found is not None:
+                self._games.move_to_end(key)
+                self._seen[key] = self._clock()
         if found is None:
             raise BadRequest(f"no game {key!r} (it may have ended with the server)", 404)
         return found
@@ -91,18 +131,51 @@ class Games:
 # ------------------------------------------------------------------ helpers
 
 async def body(request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest("the request is too large", 413)
+    """The request's JSON object. Its size is checked from Content-Length before anything is read, and
+    again as it arrives: reading stops at the first byte past MAX_BODY."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.strip().isdigit() or int(declared) > MAX_BODY):
+        raise BadRequest(f"the request is too large (at most {MAX_BODY} bytes)", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BadRequest(f"the request is too large (at most {MAX_BODY} bytes)", 413)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise BadRequest("the request body is not valid JSON") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("the request body is not UTF-8 text") from None
+    try:
+        data = load_json(text, "<request>", code="W001", what="request body",
+                         invalid="the request body is not valid JSON")
+    except HappyError as exc:  # too deep, a huge number, not JSON: one line, with where
+        problem = exc.diagnostics[0]
+        raise BadRequest(f"{problem.message} (line {problem.span.line}, column {problem.span.column})") from None
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
+    _refuse_lone_surrogates(data)
     return data
+
+
+def _refuse_lone_surrogates(value: Any, where: str = "") -> None:
+    """JSON may escape half of a UTF-16 pair (\\ud800) alone: not text, and it could not be written to a file."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadRequest(f"{where or 'a string'!s} holds a lone surrogate (such as \\ud800), which is not "
+                             f"text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_lone_surrogates(key, "a key")
+            _refuse_lone_surrogates(item, repr(key) if isinstance(key, str) and key.isidentifier() else "a value")
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_lone_surrogates(item, where)
 
 
 def field(data: dict, name: str, kind: type | tuple, default: Any = ..., low: int | None = None,
@@ -123,39 +196,97 @@ def field(data: dict, name: str, kind: type | tuple, default: Any = ..., low: in
     return value
 
 
-def scenario_ref(mods: ModsFolder, ref: str) -> str:
-    """A scenario reference from a request: a bundled id, or "mods:PATH" for a file of the mods folder."""
+def scenario_ref(mods: ModsFolder, env: Environment, ref: str) -> str:
+    """A scenario reference from a request: a bundled id, or "mods:PATH" for a file of the mods folder.
+
+    Nothing else: a path (absolute, relative, or climbing out) is refused before anything is opened.
+    """
     if ref.startswith("mods:"):
         path = mods.resolve(ref[5:], (".yaml", ".yml"))
         if not path.is_file():
             raise BadRequest(f"no scenario file {ref[5:]!r} in the mods folder", 404)
         return str(path)
+    if ref not in {s.id for s in env.library.scenarios()}:
+        shown = ref[:80].encode("unicode_escape").decode("ascii")
+        raise BadRequest(f"no bundled scenario {shown!r}: a scenario is a bundled id (GET /api/scenarios) or "
+                         f"'mods:PATH' for a file of the mods folder", 404)
     return ref
+
+
+def path_scrubber(mods: ModsFolder) -> Callable[[str], str]:
+    """What hides this machine's paths in an answer: a path of the mods folder becomes relative to it, the
+    bundled data's and the system temporary folder's become 'bundled/...' and 'temporary/...'."""
+    replacements = []
+    for folder, shown in ((mods.root, ""), (data_dir("powers").parent, "bundled/"), (Path(tempfile.gettempdir()), "temporary/")):
+        for text in (str(folder) + "/", str(folder.resolve()) + "/"):
+            replacements.append((json.dumps(text)[1:-1], shown))
+    replacements.sort(key=lambda pair: -len(pair[0]))  # the longest first: the mods folder may lie in /tmp
+
+    def scrub(text: str) -> str:
+        for old, new in replacements:
+            text = text.replace(old, new)
+        return text
+    return scrub
 
 
 # ------------------------------------------------------------------ the app
 
-def create_app(mods_folder: str | Path, env: Environment | None = None):
+def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: HostRules | None = None,
+               work: Work | None = None):
     """The Starlette application for a mods folder (created if missing), whose power files scenarios find.
 
+    `hosts` says which Host and Origin values are served (web.guard; by default those of 127.0.0.1:8000);
+    `work` runs the bots, powers and simulations (web.work; shutdown cancels it with `work.cancel_all()`).
     Starlette is imported here, not with the module: it is the optional extra happydayz[web].
     """
     from starlette.applications import Starlette  # optional dependency: Starlette (happydayz[web])
     from starlette.concurrency import run_in_threadpool  # optional dependency: Starlette (happydayz[web])
     from starlette.exceptions import HTTPException  # optional dependency: Starlette (happydayz[web])
+    from starlette.middleware import Middleware  # optional dependency: Starlette (happydayz[web])
     from starlette.responses import FileResponse, JSONResponse  # optional dependency: Starlette (happydayz[web])
     from starlette.routing import Mount, Route  # optional dependency: Starlette (happydayz[web])
     from starlette.staticfiles import StaticFiles  # optional dependency: Starlette (happydayz[web])
 
-    def json_error(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
-
     mods = ModsFolder.at(mods_folder)
     env = env if env is not None else Environment(power_dirs=[mods.root])
+    hosts = hosts if hosts is not None else HostRules.for_server("127.0.0.1", 8000)
+    work = work if work is not None else Work()
     games = Games()
+    scrub = path_scrubber(mods)
+
+    class PublicJSON(JSONResponse):
+        """JSON with this machine's paths hidden (see path_scrubber)."""
+
+        def render(self, content: Any) -> bytes:
+            return scrub(super().render(content).decode("utf-8")).encode("utf-8")
+
+    def json_error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+        return PublicJSON({"error": message}, status_code=status, headers=headers)
 
     def game_view(key: str, session: TableSession) -> dict:
         return {"id": key, **session.view()}
+
+    async def with_game(request, key: str, job: Callable[[TableSession, Cancel], Any]) -> Any:
+        """`job(session, cancel)` on the game `key`, holding its lock, as work its client's leaving cancels."""
+        _, lock = games.get(key)
+
+        def locked(cancel: Cancel) -> Any:
+            while not lock.acquire(timeout=0.2):  # another request's work on this game: wait, or give up
+                cancel.check()
+            try:
+                return job(games.get(key)[0], cancel)
+            finally:
+                lock.release()
+        return await work.run(request, locked)
+
+    async def play_bots_then_view(request, key: str) -> dict:
+        """The bots play up to the person's decision (cancelled if the client leaves: the game is kept, and a
+        later request plays them again from there); then the game as the person sees it."""
+        def job(session: TableSession, cancel: Cancel) -> dict:
+            if session.bots_to_play:
+                session.run_bots(cancel.check)
+            return game_view(key, session)
+        return await with_game(request, key, job)
 
     # --- pages
     async def index(request):
@@ -172,7 +303,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
         for entry in mods.files((".yaml", ".yml")):
             try:
                 scenario, _ = env.resolve_scenario(mods.resolve(entry["path"]))
-            except (HappyError, OSError, ValueError):
+            except (HappyError, OSError, ValueError, ModsError):
                 continue  # a box file, or a scenario that does not load (the playground's check says why)
             found.append({"ref": "mods:" + entry["path"], "id": entry["path"], "title": scenario.title,
                           "players": scenario.players, "source": "mods",
@@ -181,10 +312,10 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
         return found
 
     async def scenarios(request):
-        return JSONResponse(await run_in_threadpool(_scenarios))
+        return PublicJSON(await run_in_threadpool(_scenarios))
 
     async def bots(request):
-        return JSONResponse(sorted(BOTS))
+        return PublicJSON(sorted(BOTS))
 
     # --- games
     async def new_game(request):
@@ -195,12 +326,11 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
             if not path.is_file():
                 raise BadRequest(f"no save {name!r}", 404)
 
-            def resume() -> TableSession:
-                return TableSession.from_record(read_save(path), env, mods.relative(path))
-            session = await run_in_threadpool(resume)
+            def make(cancel: Cancel) -> TableSession:  # the save's scenario may lie anywhere in the mods folder
+                return TableSession.from_record(read_save(path, scenario_folder=mods.root), env, mods.relative(path),
+                                                stop=cancel.check, play_bots=False)
         else:
-            ref = scenario_ref(mods, field(data, "scenario", str, default=None) or "") if data.get("scenario") \
-                else None
+            ref = scenario_ref(mods, env, field(data, "scenario", str)) if data.get("scenario") else None
             players = field(data, "players", int, None, 2, MAX_PLAYERS)
             seat = field(data, "seat", int, 0, 0, MAX_PLAYERS - 1)
             seed = field(data, "seed", int, 0, 0, 2 ** 63)
@@ -211,77 +341,63 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
             promos = field(data, "promos", bool, False)
             random_powers = field(data, "random_powers", bool, False)
 
-            def start() -> TableSession:
-                return TableSession.start(env, ref, players, seat, seed, express, promos, random_powers, names)
-            session = await run_in_threadpool(start)
-        key = games.add(session)
-        return JSONResponse(game_view(key, session), status_code=201)
+            def make(cancel: Cancel) -> TableSession:
+                return TableSession.start(env, ref, players, seat, seed, express, promos, random_powers, names,
+                                          play_bots=False)
+        key = games.add(await work.run(request, make))  # kept from here on, even if the client leaves
+        return PublicJSON(await play_bots_then_view(request, key), status_code=201)
 
     async def get_game(request):
-        key = request.path_params["key"]
-        _, lock = games.get(key)
-
-        def look() -> dict:
-            with lock:
-                return game_view(key, games.get(key)[0])
-        return JSONResponse(await run_in_threadpool(look))
+        return PublicJSON(await play_bots_then_view(request, request.path_params["key"]))
 
     async def answer(request):
         key = request.path_params["key"]
         data = await body(request)
         index = field(data, "index", int)
-        _, lock = games.get(key)
 
-        def apply() -> dict:
-            with lock:
-                session = games.get(key)[0]
-                session.answer(index)
-                return game_view(key, session)
-        return JSONResponse(await run_in_threadpool(apply))
+        def job(session: TableSession, cancel: Cancel) -> dict:
+            session.answer(index, cancel.check)
+            return game_view(key, session)
+        return PublicJSON(await with_game(request, key, job))
 
     async def take_back(request):
         key = request.path_params["key"]
-        _, lock = games.get(key)
 
-        def back() -> dict:
-            with lock:
-                earlier = games.get(key)[0].take_back()
-                games.replace(key, earlier)
-                return game_view(key, earlier)
-        return JSONResponse(await run_in_threadpool(back))
+        def job(session: TableSession, cancel: Cancel) -> dict:
+            earlier = session.take_back(cancel.check)
+            games.replace(key, earlier)
+            return game_view(key, earlier)
+        return PublicJSON(await with_game(request, key, job))
 
     async def save(request):
         key = request.path_params["key"]
         data = await body(request)
         name = field(data, "name", str)
         path = mods.save_path(name)
-        _, lock = games.get(key)
 
-        def write() -> dict:
-            with lock:
-                session = games.get(key)[0]
-                path.parent.mkdir(parents=True, exist_ok=True)
-                session.save(path)
-                return {"name": path.stem, "path": mods.relative(path), "answers": len(session.game.answers)}
-        return JSONResponse(await run_in_threadpool(write))
+        def job(session: TableSession, cancel: Cancel) -> dict:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            session.save(path)
+            return {"name": path.stem, "path": mods.relative(path), "answers": len(session.game.answers)}
+        return PublicJSON(await with_game(request, key, job))
 
     async def saves(request):
-        return JSONResponse(mods.saves())
+        return PublicJSON(mods.saves())
 
     # --- files and the playground
     async def files(request):
-        return JSONResponse({"root": str(mods.root), "files": mods.files()})
+        return PublicJSON({"root": mods.root.name, "files": mods.files()})  # the folder's name, not its path
 
     async def read_file(request):
         relative = request.path_params["path"]
-        return JSONResponse({"path": relative, "text": mods.read(relative)})
+        return PublicJSON({"path": relative, "text": mods.read(relative)})
 
     async def write_file(request):
         relative = request.path_params["path"]
         data = await body(request)
         text = field(data, "text", str)
         path = mods.write(relative, text)
-        return JSONResponse({"path": mods.relative(path), "size": path.stat().st_size})
+        return PublicJSON({"path": mods.relative(path), "size": path.stat().st_size})
 
     async def faction(request):
         data = await body(request)
@@ -290,33 +406,36 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
         def make() -> dict:
             written = new_faction(name, mods.root, env.library)
             return {"files": [mods.relative(path) for path in written]}
-        return JSONResponse(await run_in_threadpool(make), status_code=201)
+        return PublicJSON(await run_in_threadpool(make), status_code=201)
 
     async def check(request):
         data = await body(request)
         relative, text = field(data, "path", str), field(data, "text", str)
-        return JSONResponse(await run_in_threadpool(check_text, mods, relative, text, env))
+        return PublicJSON(await run_in_threadpool(check_text, mods, relative, text, env))
 
     async def powers(request):
-        return JSONResponse(sorted(bundled_powers()))
+        return PublicJSON(sorted(bundled_powers()))
 
     async def explain(request):
         name = request.path_params["name"]
         found = bundled_powers()
         if name not in found:
-            raise BadRequest(f"no bundled power {name!r}", 404)
-        return JSONResponse({"name": name, "text": card_text(checked_power(found[name], env)),
-                             "source": found[name].read_text(encoding="utf-8")})
+            raise BadRequest(f"no bundled power {name[:80]!r}", 404)
+        return PublicJSON({"name": name, "text": card_text(checked_power(found[name], env)),
+                           "source": found[name].read_text(encoding="utf-8")})
 
     async def simulate(request):
         data = await body(request)
-        ref = scenario_ref(mods, field(data, "scenario", str))
+        ref = scenario_ref(mods, env, field(data, "scenario", str))
         players = field(data, "players", int, None, 2, MAX_PLAYERS)
-        count = field(data, "games", int, 100, 1, 2000)
+        count = field(data, "games", int, 100, 1, MAX_SIMULATED_GAMES)
         seed = field(data, "seed", int, 0, 0, 2 ** 63)
         express = field(data, "express", bool, True)
         names = field(data, "bots", str, None)
-        return JSONResponse(await run_in_threadpool(simulate_report, ref, players, count, seed, express, names, env))
+
+        def job(cancel: Cancel) -> dict:  # cancel.check is called after every game
+            return simulate_report(ref, players, count, seed, express, names, env, mods, progress=cancel.check)
+        return PublicJSON(await work.simulation(request, job))
 
     async def not_found(request):
         raise BadRequest(f"no such endpoint: {request.method} {request.url.path}", 404)
@@ -332,7 +451,13 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
         return json_error(400, str(exc))
 
     async def on_happy(request, exc: HappyError):
-        return JSONResponse({"error": exc.render(), "diagnostics": exc.records()}, status_code=400)
+        return PublicJSON({"error": exc.render(), "diagnostics": exc.records()}, status_code=400)
+
+    async def on_busy(request, exc: Busy):
+        return json_error(429, str(exc), {"Retry-After": "5"})
+
+    async def on_cancelled(request, exc: Cancelled):  # the client has gone: nobody reads this
+        return json_error(503, "the work was cancelled (the client left, or the server is stopping)")
 
     async def on_http(request, exc: HTTPException):
         message = exc.detail if isinstance(exc.detail, str) and exc.status_code != 404 else "not found"
@@ -365,10 +490,12 @@ def create_app(mods_folder: str | Path, env: Environment | None = None):
         Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
     ]
     handlers = {BadRequest: on_bad_request, ModsError: on_mods_error, UsageError: on_usage, HappyError: on_happy,
-                HTTPException: on_http, Exception: on_crash}
-    app = Starlette(debug=False, routes=routes, exception_handlers=handlers)
+                Busy: on_busy, Cancelled: on_cancelled, HTTPException: on_http, Exception: on_crash}
+    app = Starlette(debug=False, routes=routes, exception_handlers=handlers,
+                    middleware=[Middleware(GuardMiddleware, rules=hosts)])
     app.state.mods = mods
     app.state.env = env
+    app.state.work = work
     return app
 
 

@@ -8,9 +8,10 @@ power files, box and scenario files and save files are read or written.
 from __future__ import annotations
 
 import os
-import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from happydayz.base.files import write_atomic
 
 #: What may be read and written: power files, box or scenario files, save files.
 SUFFIXES = (".power", ".yaml", ".yml", ".json")
@@ -99,9 +100,7 @@ class ModsFolder:
         path.parent.mkdir(parents=True, exist_ok=True)
         if self.root not in path.parent.resolve().parents and path.parent.resolve() != self.root:
             raise ModsError(403, "the path leads out of the mods folder")
-        temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomic(path, text, what="file")  # beside it, then renamed: never through a link, never torn
         return path
 
     def save_path(self, name: str) -> Path:

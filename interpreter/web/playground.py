@@ -14,6 +14,7 @@ import re
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Callable
 
 from happydayz.authoring.checking import check_paths
 from happydayz.authoring.powerfiles import checked_power
@@ -77,24 +78,21 @@ _IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+\.png)\)")
 
 
 def simulate_report(scenario_ref: str, players: int | None, games: int, seed: int, express: bool,
-                    bots: str | None, env: Environment) -> dict:
-    """Play `games` games between bots and build the balance report: its Markdown, each plot as a data URI."""
+                    bots: str | None, env: Environment, mods: ModsFolder,
+                    progress: Callable[[int, int], None] | None = None) -> dict:
+    """Play `games` games between bots and build the balance report: its Markdown, each plot as a data URI.
+
+    Everything it writes stays in a temporary folder of the system's; a scenario file it reads back for the
+    report lies in the mods folder. `progress(done, total)` is called after each game (and may raise to stop).
+    """
     if not 1 <= games <= MAX_GAMES:
         raise ModsError(400, f"simulate 1 to {MAX_GAMES} games")
-    result = simulate(scenario_ref, players=players, games=games, seed=seed, express=express, bots=bots, env=env)
+    result = simulate(scenario_ref, players=players, games=games, seed=seed, express=express, bots=bots, env=env,
+                      progress=progress)
     with tempfile.TemporaryDirectory(prefix="happydayz-report-") as folder:
-        # The report reads a scenario file only beside its results: a scenario of the mods folder gets its
-        # results written there for a moment (hidden, removed at once), so that its Factions are known.
-        scenario_file = Path(scenario_ref)
-        beside = scenario_file.is_absolute() and scenario_file.is_file()
-        results = scenario_file.with_name(f".results-{uuid.uuid4().hex}.json") if beside else \
-            Path(folder) / "results.json"
-        try:
-            results.write_text(to_json(result), encoding="utf-8")
-            report = build_report(results, Path(folder) / "report", env)
-        finally:
-            if beside:
-                results.unlink(missing_ok=True)
+        results = Path(folder) / "results.json"
+        results.write_text(to_json(result), encoding="utf-8")
+        report = build_report(results, Path(folder) / "report", env, scenario_folder=mods.root)
         markdown = report.read_text(encoding="utf-8")
         images = {}
         for match in _IMAGE.finditer(markdown):

@@ -30,13 +30,15 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, mods: Path) -> None:
+    """`happydayz serve` on a free port of 127.0.0.1 (`extra`: more of its options), started and ready."""
+
+    def __init__(self, mods: Path, extra: tuple[str, ...] = ()) -> None:
         self.mods = mods
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(mods.parent / "serve.log", "w+", encoding="utf-8")
+        self.log = open(mods.parent / f"serve-{self.port}.log", "w+", encoding="utf-8")
         self.process = subprocess.Popen([sys.executable, "-m", "happydayz", "serve", "--port", str(self.port),
-                                         "--mods", str(mods)], stdout=self.log, stderr=subprocess.STDOUT)
+                                         "--mods", str(mods), *extra], stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -48,6 +50,18 @@ class Server:
                 self.log.seek(0)
                 raise RuntimeError(f"happydayz serve did not start: {self.log.read()[-2000:]}")
             time.sleep(0.2)
+
+    def cpu_seconds(self) -> float:
+        """The processor time the server has used so far (user and system), from /proc."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_memory_mb(self) -> float:
+        """The most resident memory the server has held (VmHWM), in MiB."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise AssertionError("no VmHWM in /proc/PID/status")
 
     def stop(self) -> None:
         self.process.terminate()

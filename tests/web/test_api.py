@@ -135,7 +135,7 @@ def test_an_unexpected_failure_is_a_json_500_without_a_traceback(tmp_path, monke
     from happydayz.table.session import TableSession
     from happydayz.web.app import create_app
 
-    client = TestClient(create_app(tmp_path / "mods"), raise_server_exceptions=False)
+    client = TestClient(create_app(tmp_path / "mods"), base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
     game = client.post("/api/games", json={"scenario": "woodstock-fever/1", "players": 3}).json()
 
     def broken(self):
