@@ -324,14 +324,15 @@ def test_a_simulation_stops_when_its_client_leaves(fresh):
 
 
 def _slow_save(mods: Path) -> None:
-    """A save of a whole 5-player game whose bots are ISMCTS: resuming replays every one of their decisions."""
+    """A save of a whole 5-player campaign whose bots are ISMCTS: resuming it replays every one of their
+    decisions (about 8 s of work)."""
     from happydayz.data.environment import Environment
     from happydayz.kernel.game import Game
     from happydayz.kernel.savegame import dumps_record, save_record
     from happydayz.kernel.setup import prepare
 
     env = Environment()
-    setup, _ = prepare(env, "woodstock-fever/1", 5, True, False, False)
+    setup, _ = prepare(env, "woodstock-fever/1", 5, False, False, False)
     game = Game(setup, 5)
     while game.decision is not None:
         game.apply(len(game.decision.options) - 1)
@@ -345,7 +346,12 @@ def _slow_save(mods: Path) -> None:
 @pytest.mark.slow
 def test_bot_work_stops_when_its_client_leaves_and_the_game_is_recomputed_on_rejoin(fresh):
     _slow_save(fresh.mods)
-    _post_and_leave(fresh.port, "/api/games", {"resume": "slow"}, after=1.0)
+    leaving = [threading.Thread(target=_post_and_leave, args=(fresh.port, "/api/games", {"resume": "slow"}, 1.0))
+               for _ in range(2)]
+    for thread in leaving:
+        thread.start()
+    for thread in leaving:
+        thread.join()
     _settles(fresh)
     # A new game whose bots play first: its client leaves while they think; the game stays and is played on.
     with httpx.Client(base_url=fresh.url, timeout=120) as client:
