@@ -60,7 +60,7 @@ def _run_serve(args) -> int:
         print(f"happydayz: listening on {args.host}, reachable from other machines; only the names given with "
               f"--allow-host are served besides this machine's own", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            timeout_graceful_shutdown=SHUTDOWN_GRACE)
+                            timeout_graceful_shutdown=SHUTDOWN_GRACE, limit_concurrency=MAX_CONNECTIONS)
     server = _server_class()(config, work)
     try:
         server.run()
@@ -71,6 +71,8 @@ def _run_serve(args) -> int:
 
 #: Seconds that open requests get to finish after Ctrl-C; the work they wait for is cancelled at once.
 SHUTDOWN_GRACE = 2
+#: Connections served at once; uvicorn answers 503 to any further one.
+MAX_CONNECTIONS = 128
 
 
 def _server_class():

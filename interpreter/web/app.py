@@ -65,6 +65,8 @@ ABANDONED_AFTER = 30 * 60
 #: ... and one nobody has asked about for this long is dropped in any case (seconds).
 EXPIRES_AFTER = 12 * 60 * 60
 MAX_BODY = 2 * 1024 * 1024
+#: The longest one-line error message answered (one quoting a long value is cut).
+MAX_MESSAGE = 500
 #: Games one POST /api/simulate may ask for.
 MAX_SIMULATED_GAMES = 2000
 log = logging.getLogger("happydayz.web")
@@ -261,6 +263,8 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
             return scrub(super().render(content).decode("utf-8")).encode("utf-8")
 
     def json_error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+        if len(message) > MAX_MESSAGE:  # a message that quotes a long value from the request
+            message = message[:MAX_MESSAGE - 1] + "…"
         return PublicJSON({"error": message}, status_code=status, headers=headers)
 
     def game_view(key: str, session: TableSession) -> dict:

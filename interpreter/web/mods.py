@@ -17,6 +17,9 @@ from happydayz.base.files import write_atomic
 SUFFIXES = (".power", ".yaml", ".yml", ".json")
 EDITABLE = (".power", ".yaml", ".yml")
 MAX_BYTES = 1024 * 1024
+#: The longest path a request may name, and the longest name in it (the system's own limits are 4096 and 255).
+MAX_PATH = 1024
+MAX_NAME = 255
 SAVES = "saves"
 
 
@@ -49,7 +52,13 @@ class ModsFolder:
         parts = PurePosixPath(relative.replace("\\", "/")).parts
         if any(part == ".." for part in parts):
             raise ModsError(403, "a path may not climb out of the mods folder ('..')")
-        path = (self.root / Path(*parts)).resolve()
+        if len(relative.encode("utf-8", "surrogatepass")) > MAX_PATH or \
+                any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME for part in parts):
+            raise ModsError(400, f"a path of the mods folder has at most {MAX_PATH} bytes, each name {MAX_NAME}")
+        try:
+            path = (self.root / Path(*parts)).resolve()
+        except (OSError, RuntimeError):  # a loop of links
+            raise ModsError(403, "the path leads nowhere inside the mods folder") from None
         if path != self.root and self.root not in path.parents:
             raise ModsError(403, "the path leads out of the mods folder")
         if path.suffix.lower() not in suffixes:

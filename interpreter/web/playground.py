@@ -62,7 +62,7 @@ def check_text(mods: ModsFolder, relative: str, text: str, env: Environment) -> 
                     card = f"(no card text: {exc})"
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
-        copy = target.with_name(f".{target.stem}.{uuid.uuid4().hex}{target.suffix}")
+        copy = target.with_name(f".happydayz-check-{uuid.uuid4().hex}{target.suffix}")  # short: any name fits
         try:
             copy.write_text(text, encoding="utf-8")
             records = _records(check_paths([copy], env), relative, str(copy))

@@ -49,11 +49,13 @@ class Busy(Exception):
 class Work:
     """Every piece of work in flight, so that shutdown can cancel it all, and the simulation queue.
 
-    `simulations_running` simulations run at once; at most `simulations_waiting`
-    more wait for their turn; any further one is Busy.
+    At most `most` pieces of work run at once; `simulations_running` simulations
+    run at once, at most `simulations_waiting` more wait for their turn; any
+    further one is Busy.
     """
 
-    def __init__(self, simulations_running: int = 1, simulations_waiting: int = 3) -> None:
+    def __init__(self, simulations_running: int = 1, simulations_waiting: int = 3, most: int = 32) -> None:
+        self.most = most  # pieces of work in flight at once (threads); past that a request is Busy
         self._cancels: set[Cancel] = set()
         self._lock = threading.Lock()
         self._stopping = False
@@ -73,6 +75,8 @@ class Work:
     def _register(self) -> Cancel:
         cancel = Cancel()
         with self._lock:
+            if len(self._cancels) >= self.most:
+                raise Busy(f"the server is already working on {len(self._cancels)} requests; try again in a moment")
             self._cancels.add(cancel)
             if self._stopping:
                 cancel.set()

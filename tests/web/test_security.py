@@ -424,3 +424,15 @@ def test_a_web_save_of_a_mods_scenario_resumes(http, server):
     again = resumed.json()
     assert again["hand"] == view["hand"] and again["narration"] == view["narration"]
     assert str(server.mods) not in resumed.text
+
+
+@pytest.mark.parametrize("method, path, payload", [
+    ("POST", "/api/games", {"scenario": "mods:" + "a" * 5000 + ".yaml"}),
+    ("POST", "/api/check", {"path": "b" * 300 + ".yaml", "text": "title: x"}),
+    ("GET", "/api/files/" + "c" * 300 + ".power", None),
+    ("PUT", "/api/files/" + "d/" * 600 + "e.power", {"text": "power E {}\n"}),
+    ("POST", "/api/simulate", {"scenario": "woodstock-fever/1", "games": 1, "bots": "x" * 3000}),
+])
+def test_names_too_long_for_the_system_are_a_short_400(http, method, path, payload):
+    response = http.request(method, path, json=payload)
+    assert len(refused(response, 400)) <= 500
