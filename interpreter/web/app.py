@@ -315,8 +315,8 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
                           "added": list(scenario.added)})
         return found
 
-    async def scenarios(request):
-        return PublicJSON(await run_in_threadpool(_scenarios))
+    async def scenarios(request):  # reads every scenario file of the mods folder: a check, for the queue
+        return PublicJSON(await work.queued(work.checks, request, lambda cancel: _scenarios()))
 
     async def bots(request):
         return PublicJSON(sorted(BOTS))
@@ -415,7 +415,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
     async def check(request):
         data = await body(request)
         relative, text = field(data, "path", str), field(data, "text", str)
-        return PublicJSON(await run_in_threadpool(check_text, mods, relative, text, env))
+        return PublicJSON(await work.queued(work.checks, request, lambda cancel: check_text(mods, relative, text, env)))
 
     async def powers(request):
         return PublicJSON(sorted(bundled_powers()))
@@ -439,7 +439,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
 
         def job(cancel: Cancel) -> dict:  # cancel.check is called after every game
             return simulate_report(ref, players, count, seed, express, names, env, mods, progress=cancel.check)
-        return PublicJSON(await work.simulation(request, job))
+        return PublicJSON(await work.queued(work.simulations, request, job))
 
     async def not_found(request):
         raise BadRequest(f"no such endpoint: {request.method} {request.url.path}", 404)

@@ -46,23 +46,32 @@ class Busy(Exception):
     """The server has no room for this work now (answered 429)."""
 
 
-class Work:
-    """Every piece of work in flight, so that shutdown can cancel it all, and the simulation queue.
+class Queue:
+    """A kind of heavy work: `running` of them at once, at most `waiting` more waiting their turn (in arrival
+    order, leaving the queue if their client goes); any further one is Busy at once."""
 
-    At most `most` pieces of work run at once; `simulations_running` simulations
-    run at once, at most `simulations_waiting` more wait for their turn; any
-    further one is Busy.
+    def __init__(self, what: str, running: int, waiting: int) -> None:
+        self.what = what
+        self.running = running
+        self.slots = running + waiting
+        self.admitted = 0
+        self._semaphore: asyncio.Semaphore | None = None  # made on the event loop, at first use
+
+
+class Work:
+    """Every piece of work in flight, so that shutdown can cancel it all, and the queues of heavy work.
+
+    At most `most` pieces of work run at once. Simulations run one at a time
+    with three waiting; checks of a modder's text two at a time with six waiting.
     """
 
-    def __init__(self, simulations_running: int = 1, simulations_waiting: int = 3, most: int = 32) -> None:
+    def __init__(self, most: int = 32) -> None:
         self.most = most  # pieces of work in flight at once (threads); past that a request is Busy
         self._cancels: set[Cancel] = set()
         self._lock = threading.Lock()
         self._stopping = False
-        self.simulation_slots = simulations_running + simulations_waiting
-        self._admitted = 0
-        self._running: asyncio.Semaphore | None = None
-        self._running_count = simulations_running
+        self.simulations = Queue("simulations", running=1, waiting=3)
+        self.checks = Queue("checks", running=2, waiting=6)
 
     def cancel_all(self) -> None:
         """Shutdown: every piece of work in flight, and any started later, is cancelled."""
@@ -121,18 +130,18 @@ class Work:
             cancel.set()
             raise
 
-    async def simulation(self, request, job: Callable[[Cancel], Any]) -> Any:
-        """`run(job)` in the simulation queue: Busy at once when the queue is full; waits its turn otherwise."""
-        if self._running is None:
-            self._running = asyncio.Semaphore(self._running_count)
-        if self._admitted >= self.simulation_slots:
-            raise Busy(f"the server is already running or queueing {self._admitted} simulations; "
+    async def queued(self, queue: Queue, request, job: Callable[[Cancel], Any]) -> Any:
+        """`run(job)` in `queue`: Busy at once when the queue is full; waits its turn otherwise."""
+        if queue._semaphore is None:
+            queue._semaphore = asyncio.Semaphore(queue.running)
+        if queue.admitted >= queue.slots:
+            raise Busy(f"the server is already running or queueing {queue.admitted} {queue.what}; "
                        f"try again when one has finished")
-        self._admitted += 1
+        queue.admitted += 1
         try:
             while True:  # wait for a running slot, leaving the queue if the client goes
                 try:
-                    await asyncio.wait_for(self._running.acquire(), POLL)
+                    await asyncio.wait_for(queue._semaphore.acquire(), POLL)
                     break
                 except asyncio.TimeoutError:
                     if await request.is_disconnected():
@@ -140,9 +149,9 @@ class Work:
             try:
                 return await self.run(request, job)
             finally:
-                self._running.release()
+                queue._semaphore.release()
         finally:
-            self._admitted -= 1
+            queue.admitted -= 1
 
 
-__all__ = ["Work", "Cancel", "Cancelled", "Busy", "POLL"]
+__all__ = ["Work", "Queue", "Cancel", "Cancelled", "Busy", "POLL"]

@@ -314,6 +314,26 @@ def test_simulations_are_queued_and_refused_past_the_queue_so_the_table_stays_re
 
 
 @pytest.mark.slow
+def test_checks_of_large_files_are_queued_too(fresh):
+    text = "title: big\nbox: woodstock-fever\nfactions: [Hippies, Soldiers, Dogs]\n" + "# a comment\n" * 80_000
+    answers: list[int] = []
+
+    def ask() -> None:
+        with httpx.Client(timeout=120) as client:
+            answers.append(client.post(fresh.url + "/api/check", json={"path": "big.yaml", "text": text}).status_code)
+    threads = [threading.Thread(target=ask) for _ in range(14)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    assert httpx.get(fresh.url + "/api/bots", timeout=30).status_code == 200
+    assert time.monotonic() - started < 3
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200] * 8 + [429] * 6, answers
+
+
+@pytest.mark.slow
 def test_a_simulation_stops_when_its_client_leaves(fresh):
     idle = fresh.cpu_seconds()
     _post_and_leave(fresh.port, "/api/simulate", {"scenario": "woodstock-fever/1", "games": 2000,
