@@ -39,6 +39,7 @@ from happydayz.language.english import variant_label
 from happydayz.players.agents import Agent
 from happydayz.players.registry import BOTS, make_bots, parse_bots
 from happydayz.table.breakdown import breakdown, breakdown_lines
+from happydayz.table.labels import card_name, option_text
 from happydayz.table.narration import Line
 from happydayz.table.powers import find_in_play, powers_in_play
 from happydayz.table.session import TableSession, sorted_options
@@ -115,7 +116,9 @@ class Session:
         return f"{name} (you)" if seat == self.seat else name
 
     def say(self, text: str = "", style: str | None = None) -> None:
-        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+        # On a terminal, rich wraps between words at its width (the terminal itself would cut words in two);
+        # piped output keeps each line whole, for whoever reads it.
+        self.console.print(Text(text, style=style or ""), soft_wrap=not self.console.is_terminal)
 
     # ------------------------------------------------------------ the loop
     def run(self) -> str:
@@ -133,7 +136,8 @@ class Session:
         order = sorted_options(self.game, decision)
         count = len(order)
         while True:
-            self.console.print(Text(f"Your choice (1-{count}, help, save PATH, quit): ", style="bold"), end="")
+            numbers = "1" if count == 1 else f"1-{count}"
+            self.console.print(Text(f"Your choice ({numbers}, help, save PATH, quit): ", style="bold"), end="")
             line = self.stdin.readline()
             if not self.stdin.isatty() and line:
                 self.console.print(Text(line.rstrip("\n")), soft_wrap=True)
@@ -261,40 +265,44 @@ class Session:
                                  ("Transfer zone", "left")):
             table.add_column(heading, justify=justify, overflow="fold")
         for s in range(obs["players"]):
-            transfer = ", ".join(c["label"] for c in obs["transfer"][s]) or "-"
-            # what everyone knows lies in the Expedition zone: its face-up cards and those seen going there
-            known_text = ", ".join(self.game.label(c) for c in expedition_seen(obs, s)) or "-"
+            transfer = ", ".join(card_name(self.game, c["id"]) for c in obs["transfer"][s]) or "-"
+            # what everyone knows lies in the Expedition zone: its face-up cards and those seen going there,
+            # then those seen going there that a power may have taken out unseen since
+            known_text = ", ".join(card_name(self.game, c) for c in expedition_seen(obs, s)) or "-"
+            perhaps = self.table.memory.perhaps(obs, s)
+            if perhaps:
+                known_text += "; perhaps still: " + ", ".join(card_name(self.game, c) for c in perhaps)
             name = f"{s} (you)" if s == self.seat else str(s)
             table.add_row(Text(name, style="bold" if s == self.seat else ""), str(obs["populations"][s]),
                           f"{obs['round_gains'][s]:+d}", str(obs["hand_sizes"][s]),
                           str(obs["expedition_sizes"][s]), Text(known_text), Text(transfer))
         console.print(table)
 
-        encounter = obs["encounter"]["label"] if obs["encounter"] else "none"
+        encounter = card_name(self.game, obs["encounter"]["id"]) if obs["encounter"] else "none"
         self.say(f"Encounter card: {encounter}    Reserve: {obs['reserve_size']} cards")
         trick = obs["trick"]
         if trick is not None:
             leader = self.who(trick["leader"])
             if trick["plays"]:
                 led = trick["led"] or "no Faction yet"
-                plays = "; ".join(f"{self.who(p['seat'])}: {p['card']}" + (" (cuts)" if p["trump"] else "")
-                                  for p in trick["plays"])
+                plays = "; ".join(f"{self.who(p['seat'])}: {card_name(self.game, p['id'])}" +
+                                  (" (cuts)" if p["trump"] else "") for p in trick["plays"])
                 self.say(f"Trick: {leader} led on the {trick['side']} side, {led} led - {plays}")
             else:
                 self.say(f"Trick: {leader} to lead")
-        hand = ", ".join(self.game.label(c) for c in self.table.hand()) or "(empty)"
-        own_transfer = ", ".join(c["label"] for c in obs["transfer"][self.seat]) or "(empty)"
+        hand = ", ".join(card_name(self.game, c) for c in self.table.hand()) or "(empty)"
+        own_transfer = ", ".join(card_name(self.game, c["id"]) for c in obs["transfer"][self.seat]) or "(empty)"
         self.say(f"Your hand: {hand}", "bold")
         passing = self.table.passing()
         if passing:
-            self.say("Chosen to pass: " + ", ".join(f"{self.game.label(c)} to {self.who(r)}" for c, r in passing))
+            self.say("Chosen to pass: " + ", ".join(f"{card_name(self.game, c)} to {self.who(r)}" for c, r in passing))
         self.say(f"Your Transfer zone (visible to all): {own_transfer}")
         self.say()
         self.say(decision.prompt, "bold")
         order = sorted_options(self.game, decision)
         width = len(str(len(order)))
         for number, index in enumerate(order, start=1):
-            self.say(f"  {number:>{width}}. {decision.options[index].label}")
+            self.say(f"  {number:>{width}}. {option_text(self.game, decision, index, self.seat)}")
 
     def show_final(self) -> None:
         """Populations round by round, and at the end."""

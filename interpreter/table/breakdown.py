@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from happydayz.kernel.game import Game
-from happydayz.table.narration import signed
+from happydayz.table.labels import signed
 from happydayz.table.powers import power_label
 
 

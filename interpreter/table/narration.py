@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from happydayz.kernel.game import Game
 from happydayz.kernel.outcome import winners_text
+from happydayz.table.labels import card_name, signed
 from happydayz.table.powers import power_label
 
 #: The zones everybody sees (each Community's Transfer zone is visible to all too).
@@ -40,10 +41,6 @@ class Line:
     def record(self) -> dict:
         return {"text": self.text, "event": self.event, "round": self.round, "power": self.power,
                 "variant": self.variant}
-
-
-def signed(number: int) -> str:
-    return f"{number:+d}".replace("-", "\u2212")
 
 
 @dataclass
@@ -80,8 +77,7 @@ class Narrator:
     def card(self, label: str) -> str:
         """A card's label with the Survivors it counts (a loss shown with a minus)."""
         ids = self._ids.get(label)
-        survivors = self.game.cards[ids[0]].survivors if ids else 0
-        return f"{label} ({signed(survivors)})" if survivors else label
+        return card_name(self.game, ids[0]) if ids else label
 
     def cause(self, event: dict) -> str:
         return power_label(self.game, event["power"], event.get("variant"), event.get("card"))
@@ -115,11 +111,27 @@ class Narrator:
 
     # ------------------------------------------------------------- lines
     def new_lines(self) -> list[Line]:
-        """The lines of the events logged since the last call."""
+        """The lines of the events logged since the last call.
+
+        Scores in a row from one power for one Community (a power that gains twice) make one line.
+        """
         log = self.game.log
         lines: list[Line] = []
-        for event in log[self.seen:]:
+        events = log[self.seen:]
+        i = 0
+        while i < len(events):
+            event = events[i]
+            if event["event"] == "score":
+                j = i + 1
+                while j < len(events) and events[j]["event"] == "score" and _same_score(events[j], event):
+                    j += 1
+                if j > i + 1:
+                    lines.append(Line(self._scores(events[i:j]), "score", event.get("round", 0), event["power"],
+                                      event.get("variant")))
+                    i = j
+                    continue
             lines.extend(self.lines_of(event))
+            i += 1
         self.seen = len(log)
         return lines
 
@@ -138,9 +150,37 @@ class Narrator:
         return [f"A game of {e['scenario']} for {e['players']} players: {factions}{added}."]
 
     def _deal(self, e: dict) -> list[str]:
-        sizes = sorted({len(h) for h in e["hands"]})
-        each = "/".join(map(str, sizes))
-        return [f"Round {e['round']}: {each} cards dealt to each Community, {len(e['reserve'])} in the Reserve."]
+        carried = self._carried(e["round"], e["hands"])
+        sizes = [len(hand) for hand in e["hands"]]
+        reserve = f"{len(e['reserve'])} in the Reserve"
+        if len(set(sizes)) == 1 and not any(carried):
+            return [f"Round {e['round']}: {sizes[0]} cards dealt to each Community, {reserve}."]
+        if len(set(sizes)) == 1:  # the same hands, some of them partly carried over
+            kept = "; ".join(f"{self.community(s)} kept {', '.join(k)} from the last round and was dealt "
+                             f"{sizes[s] - len(k)}" for s, k in enumerate(carried) if k)
+            return [f"Round {e['round']}: {sizes[0]} cards in each Community's hand ({kept}); {reserve}."]
+        told = "; ".join(f"{self.community(s)} {sizes[s] - len(k)}" + (f" (and kept {', '.join(k)})" if k else "")
+                         for s, k in enumerate(carried))
+        return [f"Round {e['round']}: cards dealt - {told}; {reserve}."]
+
+    def _carried(self, round_no: int, hands: list[list[str]]) -> list[list[str]]:
+        """The cards each Community carried into round `round_no` (they were in its Expedition zone at the end
+        of the round before, and their rules carry them over), as labels: they are public."""
+        history = self.game.history
+        if round_no < 2 or len(history) < round_no - 1:
+            return [[] for _ in hands]
+        before = history[round_no - 2]["expeditions"]
+        carried = []
+        for seat, hand in enumerate(hands):
+            left = list(hand)
+            kept = []
+            for label in before[seat] if seat < len(before) else ():
+                ids = self._ids.get(label)
+                if ids and label in left and self.game.rules_of(ids[0]).carried_over:
+                    left.remove(label)
+                    kept.append(label)
+            carried.append(kept)
+        return carried
 
     def _transfer(self, e: dict) -> list[str]:
         return [f"{self.community(p['from'])} passes {self.card(p['card'])} to {self.zone('transfer:' + str(p['to']))}."
@@ -182,18 +222,33 @@ class Narrator:
         source = ", ".join(self.zone(s) for s in origins)
         dest_owner = dest.partition(":")[2]
         if dest.startswith("expedition:") and len(origins) == 1 and origins[0].startswith("expedition:"):
-            giver, taker = int(origins[0].partition(":")[2]), int(dest_owner)
-            if len(labels) == 1:  # one card dealt out: who takes it
+            # told from the Community whose power acts: it gives from its own zone, or takes into it
+            giver, taker, actor = int(origins[0].partition(":")[2]), int(dest_owner), e.get("by")
+            if actor == taker:
                 return [f"{self.cause(e)}: {self.community(taker)} takes {what} from {self.zone(origins[0])}."]
-            return [f"{self.cause(e)}: {self.community(giver)} gives {what} to {self.zone(dest)}."]
+            if actor == giver:
+                return [f"{self.cause(e)}: {self.community(giver)} gives {what} to {self.zone(dest)}."]
         return [f"{self.cause(e)}: {what} {'goes' if len(labels) == 1 else 'go'} from {source} to "
                 f"{self.zone(dest, e.get('position'))}."]
 
     def _score(self, e: dict) -> list[str]:
-        amount = e["amount"]
-        verb = "gains" if amount >= 0 else "loses"
-        return [f"{self.cause(e)}: {self.community(e['seat'])} {verb} {abs(amount)} "
-                f"Survivor{'s' if abs(amount) != 1 else ''} this round."]
+        return [self._scores([e])]
+
+    def _scores(self, events: list[dict]) -> str:
+        """One power's scores for one Community: "gains 5 Survivors", or "gains 5 Survivors, then 5 more (10 this
+        round)" when it scores more than once."""
+        amounts = [e["amount"] for e in events]
+
+        def part(amount: int, first: bool) -> str:
+            verb = "gains" if amount >= 0 else "loses"
+            if first:
+                return f"{verb} {abs(amount)} Survivor{'s' if abs(amount) != 1 else ''}"
+            same = (amount >= 0) == (amounts[0] >= 0)
+            return f"{abs(amount)} more" if same else f"{verb} {abs(amount)}"
+        told = ", then ".join(part(a, i == 0) for i, a in enumerate(amounts))
+        total = sum(amounts)
+        tail = f" ({signed(total)} this round)" if len(amounts) > 1 else " this round"
+        return f"{self.cause(events[0])}: {self.community(events[0]['seat'])} {told}{tail}."
 
     def _next_leader(self, e: dict) -> list[str]:
         return [f"{self.cause(e)}: {self.community(e['seat'])} will lead the next trick."]
@@ -216,9 +271,14 @@ class Narrator:
         return ["Game over. " + winners_text(e["winners"], you=self.viewer)]
 
 
+def _same_score(one: dict, other: dict) -> bool:
+    """Two scores of one power's run for one Community (the same power, variant, card, actor and seat)."""
+    return all(one.get(key) == other.get(key) for key in ("power", "variant", "hook", "card", "by", "seat", "round"))
+
+
 def narrate(game: Game, viewer: int | None = None) -> list[Line]:
     """Every line of a game's log so far, as `viewer` may know it now (see Narrator)."""
     return Narrator(game, viewer).new_lines()
 
 
-__all__ = ["Line", "Narrator", "narrate", "signed"]
+__all__ = ["Line", "Narrator", "narrate"]

@@ -27,6 +27,8 @@ from happydayz.language import vm
 from happydayz.players.agents import Agent
 from happydayz.players.registry import BOTS, make_bots, parse_bots
 from happydayz.table.breakdown import breakdown
+from happydayz.table.labels import option_text
+from happydayz.table.memory import ZoneMemory
 from happydayz.table.narration import Line, Narrator
 from happydayz.table.powers import power_label, powers_in_play
 
@@ -125,6 +127,8 @@ class TableSession:
                 bind(game.setup, s)
         self.narrator = Narrator(game, seat)
         self.lines: list[Line] = self.narrator.new_lines()
+        self.memory = ZoneMemory()  # the cards the person saw go into each Expedition zone
+        self.memory.update(game.observe(seat))
         self.actors: list[int] = []  # who gave each answer of game.answers
         self.texts: dict = {}  # (power file, variant) -> card text, read once
 
@@ -207,6 +211,7 @@ class TableSession:
         actor = self.game.decision.actor
         self.game.apply(index)
         self.actors.append(actor)
+        self.memory.update(self.game.observe(self.seat))
         lines = self.narrator.new_lines()
         self.lines.extend(lines)
         return lines
@@ -313,7 +318,7 @@ class TableSession:
         options = []
         for index in sorted_options(game, decision):
             option = decision.options[index]
-            entry: dict[str, Any] = {"index": index, "label": option.label}
+            entry: dict[str, Any] = {"index": index, "label": option_text(game, decision, index, self.seat)}
             card = option_card(decision, index)
             if card is not None:
                 entry["card"] = card
@@ -343,6 +348,7 @@ class TableSession:
                 "hand_size": obs["hand_sizes"][s], "expedition_size": obs["expedition_sizes"][s],
                 "face_up": [self.card_record(c["id"]) for c in obs["expedition_face_up"][s]],
                 "known": [self.card_record(c["id"]) for c in obs["expedition_known"][s]],
+                "perhaps": [self.card_record(c) for c in self.memory.perhaps(obs, s)],  # seen going in, maybe gone
                 "transfer": [self.card_record(c["id"]) for c in obs["transfer"][s]],
             } for s in range(n)],
             "hand": [self.card_record(c) for c in self.hand()],

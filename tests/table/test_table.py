@@ -37,6 +37,9 @@ def test_every_effect_is_told_naming_its_power_and_variant(scenario):
     for seed in range(3):
         game, lines = random_game(scenario, seed)
         events = [e for e in game.log if e["event"] in EFFECTS]
+        # scores in a row from one power's run for one Community are told as one line
+        events = [e for i, e in enumerate(events) if not (i and e["event"] == "score" == events[i - 1]["event"]
+                  and all(e.get(k) == events[i - 1].get(k) for k in ("power", "variant", "card", "by", "seat")))]
         told = [line for line in lines if line.event in EFFECTS]
         assert len(told) == len(events)
         for event, line in zip(events, told):
@@ -58,8 +61,52 @@ def test_each_card_dealt_out_is_a_line_of_its_own():
         for event, line in zip([e for e in game.log if e["event"] == "move"], [l for l in lines if l.event == "move"]):
             for card in event["cards"]:
                 assert card in line.text  # a spectator is told every card
-            if len(event["cards"]) == 1 and event["from"][0] != event["to"] and event["to"].startswith("expedition"):
-                assert f"Community {event['to'].split(':')[1]} takes {event['cards'][0]}" in line.text
+            source, dest = event["from"][0], event["to"]
+            if len(event["cards"]) == 1 and source != dest and source.startswith("expedition") and \
+                    dest.startswith("expedition"):  # told from the Community whose power acts
+                giver, taker = int(source.split(":")[1]), int(dest.split(":")[1])
+                if event["by"] == giver:
+                    assert f"Community {giver} gives {event['cards'][0]}" in line.text, line.text
+                elif event["by"] == taker:
+                    assert f"Community {taker} takes {event['cards'][0]}" in line.text, line.text
+
+
+def test_a_hand_out_is_told_from_the_community_whose_power_acts():
+    """Soldiers and the Zombies give from the winner's own zone (as the Hippies give the trick): never 'takes'."""
+    game, lines = random_game("woodstock-fever/1", 2)
+    soldiers = [line.text for line in lines if line.power == "Soldiers" and line.event == "move"]
+    zombies = [line.text for line in lines if line.power == "Zombies" and line.event == "move"]
+    assert soldiers and zombies
+    assert all(re.match(r"Soldiers: Community \d gives ", text) for text in soldiers), soldiers
+    assert all(re.match(r"Zombies: (Community \d gives |\S+ \d+ \S+ stays in )", text) for text in zombies), zombies
+    assert not any(" takes " in text for text in soldiers + zombies)
+
+
+def test_a_power_that_scores_twice_is_one_line_with_its_total():
+    for seed in range(40):
+        game, lines = random_game("woodstock-fever/4", seed, viewer=0)
+        scores = [e for e in game.log if e["event"] == "score" and e["power"] == "Scientists"]
+        doubled = [e for i, e in enumerate(scores[1:], 1) if e["seat"] == scores[i - 1]["seat"]]
+        if doubled:
+            break
+    else:
+        raise AssertionError("no game with a Scientists' double gain")
+    amount, seat = doubled[0]["amount"], doubled[0]["seat"]
+    who = f"Community {seat}" + (" (you)" if seat == 0 else "")
+    told = [line.text for line in lines if line.power == "Scientists" and who + " " in line.text]
+    assert f"Scientists: {who} gains {amount} Survivors, then {amount} more (+{2 * amount} this round)." in told
+    assert len(told) == len(set(told))  # no two lines read the same
+
+
+def test_a_round_tells_the_cards_carried_over_into_the_hands():
+    game, lines = random_game("woodstock-fever/1", 0, express=False)
+    deals = [line.text for line in lines if line.event == "deal"]
+    assert deals[0] == "Round 1: 12 cards dealt to each Community, 14 in the Reserve."
+    assert deals[1] == ("Round 2: 12 cards in each Community's hand (Community 1 kept Mini-van from the last round "
+                        "and was dealt 11; Community 2 kept Mini-van, Mini-van from the last round and was dealt 10); "
+                        "14 in the Reserve.")
+    carried = [c for c in game.history[0]["expeditions"][2] if c == "Mini-van"]
+    assert len(carried) == 2
 
 
 @pytest.mark.parametrize("scenario", ["american-dream/8", "woodstock-fever/5", "woodstock-fever/1"])

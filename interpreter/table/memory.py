@@ -1,0 +1,44 @@
+"""What a person at the table remembers of the Expedition zones: the cards they saw go in, even after a power
+takes one out at random.
+
+The kernel's observation tells only what everyone knows for sure lies in a
+zone: when a power removes a card blind (the Dogs' kind of power), nobody is
+sure which of the known cards is still there, so the observation forgets them
+all. A person does not forget them: they remember the cards and know that one
+of them may be gone. This memory keeps, per Expedition zone and round, every
+card the person saw there; a card the observation no longer places there is
+kept as "perhaps still there" until the person sees it somewhere else. It reads
+only the person's own observations, so it tells them nothing they could not know.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from happydayz.kernel.determinize import expeditions_seen, known_cards
+
+
+class ZoneMemory:
+    """The cards one seat saw go into each Expedition zone this round."""
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.seen: list[list[int]] = []
+
+    def update(self, observation: Mapping) -> None:
+        """Read the seat's observation after an answer (a new round starts the memory afresh)."""
+        zones = expeditions_seen(observation)
+        if observation["round"] != self.round or len(self.seen) != len(zones):
+            self.round, self.seen = observation["round"], [[] for _ in zones]
+        visible = known_cards(observation, zones)  # a card seen anywhere else has left the zone
+        for seat, cards in enumerate(zones):
+            kept = [c for c in self.seen[seat] if c in cards or c not in visible]
+            self.seen[seat] = kept + [c for c in cards if c not in kept]
+
+    def perhaps(self, observation: Mapping, seat: int) -> list[int]:
+        """The cards seen going into `seat`'s zone that may have left it since (unseen)."""
+        sure = set(expeditions_seen(observation)[seat])
+        return [c for c in self.seen[seat] if c not in sure] if seat < len(self.seen) else []
+
+
+__all__ = ["ZoneMemory"]
