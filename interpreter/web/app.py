@@ -219,8 +219,9 @@ def path_scrubber(mods: ModsFolder) -> Callable[[str], str]:
     """What hides this machine's paths in an answer: a path of the mods folder becomes relative to it, the
     bundled data's and the system temporary folder's become 'bundled/...' and 'temporary/...'."""
     replacements = []
-    for folder, shown in ((mods.root, ""), (data_dir("powers").parent, "bundled/"), (Path(tempfile.gettempdir()), "temporary/")):
-        for text in (str(folder) + "/", str(folder.resolve()) + "/"):
+    folders = ((mods.root, ""), (data_dir("powers").parent, "bundled/"), (Path(tempfile.gettempdir()), "temporary/"))
+    for folder, shown in folders:
+        for text in {str(folder).rstrip("/") + "/", str(folder.resolve()).rstrip("/") + "/"} - {"/"}:
             replacements.append((json.dumps(text)[1:-1], shown))
     replacements.sort(key=lambda pair: -len(pair[0]))  # the longest first: the mods folder may lie in /tmp
 
