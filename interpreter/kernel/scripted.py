@@ -22,6 +22,7 @@ from happydayz.data.boxes import MAX_PLAYERS, _schema_problems, switches
 from happydayz.data.schemas import load_schema
 from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario, label_order
+from happydayz.kernel.filekinds import kind_of_data, kind_of_file, kind_of_text, wrong_kind
 from happydayz.kernel.game import Game
 from happydayz.kernel.position import CardNames, MisnamedCard, card_ids, in_play_cards, set_position
 from happydayz.kernel.setup import GameOptions, build_setup, draw_powers
@@ -61,7 +62,17 @@ def _problem(doc, path: tuple, message: str, code: str) -> DataProblem:
 
 
 def load_script(path: str | os.PathLike):
-    doc = load_yaml(path)
+    """A scripted game's document, checked against its schema; a file of another kind is named as such."""
+    try:
+        doc = load_yaml(path)
+    except DataProblem:
+        kind = kind_of_file(Path(path))
+        if kind is not None:
+            raise wrong_kind(path, kind) from None
+        raise
+    kind = kind_of_text(Path(path), doc.text) or kind_of_data(doc.data, looks_scripted=is_script(doc.data))
+    if kind is not None:
+        raise wrong_kind(path, kind)
     problems = _schema_problems(doc, "scripted-game", Draft202012Validator(schema()))
     if problems:
         raise DataProblem(problems[:20])

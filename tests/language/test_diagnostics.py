@@ -5,6 +5,7 @@ file; `<CODE>-<slug>.expected` beside it is exactly what the command prints for
 it (standard output and standard error together), run from that folder:
 
     .save.json          happydayz play --resume FILE  (exit 1)
+    *.replay.*          happydayz replay --quiet FILE (exit 1): a file of another kind given as a scripted game
     any other           happydayz check FILE          (exit 1; 0 when only warnings)
 
 (`check` tells a box, a scenario and a scripted game, `.game.yaml` here, apart
@@ -86,6 +87,8 @@ def _stem(path: Path) -> str:
 def _command(path: Path) -> list[str]:
     if path.name.endswith(".save.json"):
         return ["play", "--resume", path.name]
+    if ".replay." in path.name:  # a file given to `replay` by mistake
+        return ["replay", "--quiet", path.name]
     return ["check", path.name]
 
 
