@@ -411,3 +411,33 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--regenerate"]:
         sys.exit(f"usage: {REGENERATE}")
     regenerate()
+
+
+# ------------------------------------------------------------------ hints read from the grammar
+
+
+def _grammar_alternatives(rule: str) -> list[str]:
+    """The keywords that start each alternative of `rule` in grammar/powers.lark, read from the text."""
+    text = (ROOT / "grammar" / "powers.lark").read_text(encoding="utf-8")
+    body = re.search(rf"^\??{rule}:(.*?)(?=^\S)", text, re.MULTILINE | re.DOTALL).group(1)
+    phrases = []
+    for alternative in re.split(r"^\s*\|", body, flags=re.MULTILINE):
+        words = re.match(r'\s*((?:"[a-z]+"\s*)+)', alternative)
+        if words:
+            phrases.append(" ".join(re.findall(r'"([a-z]+)"', words.group(1))))
+    return phrases
+
+
+def test_the_hints_list_every_hook_and_statement_of_the_grammar():
+    from happydayz.language import syntax_errors
+    from happydayz.language.grammar import hooks, statement_words
+
+    assert list(hooks()) == _grammar_alternatives("hook")
+    starts = {phrase.split()[0] for phrase in _grammar_alternatives("stmt")} | {"if"}
+    assert set(statement_words()) == starts
+    assert syntax_errors._HOOKS == hooks() and syntax_errors._STATEMENT_WORDS == statement_words()
+    _, output = run(["check", "S001-unknown-hook.power"])
+    for hook in hooks():
+        assert f"'{hook}'" in output, f"the hint for an unknown hook leaves out '{hook}'"
+    _, output = run(["check", "S027-statement-outside-hook.power"])
+    assert all(f"'{hook}'" in output for hook in hooks())
