@@ -1146,7 +1146,8 @@ class Renderer(Visitor):
         return Var(s.name, kind, as_set(t) is not None and t == as_set(t), **words)
 
     def let(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> tuple[list[Line], Ctx]:
-        kind, many = (v := self.let_var(s)).kind, v.many
+        made = self.let_var(s)
+        kind, many = made.kind, made.many
         if self.inlinable(s, rest, ctx):
             return [], ctx.bind(self.let_var(s, inline=s.value), recent=False)
         if kind == CARD:
@@ -1158,13 +1159,20 @@ class Renderer(Visitor):
         noted = f"whether {self.cond(s.value, ctx)}" if kind == BOOL else self.value(s.value, ctx)
         label, which = _NOTED.get((kind, many)), ""
         earlier = sum(1 for v in ctx.vars.values() if v.noted == (kind, many))
-        later = any(isinstance(n, ast.Let) and n.name != s.name and (self.let_var(n).kind, self.let_var(n).many)
-                    == (kind, many) for r in rest for n in ast.walk(r))
-        if label is not None and (earlier or later) and earlier < len(_ORDINALS):
+        if label is not None and (earlier or self.noted_later(rest, (kind, many), ctx)) and earlier < len(_ORDINALS):
             label = f"the {_ORDINALS[earlier]} {_NOTED_NOUNS[(kind, many)]} noted"
             which = f" ({label})"
         var = Var(s.name, kind, many, label=label, noted=(kind, many))
         return [(0, f"take note of {noted}{which}")], ctx.bind(var, recent=False)
+
+    def noted_later(self, rest: tuple[ast.Node, ...], noted: tuple, ctx: Ctx) -> bool:
+        """Whether a later `let` of the same block will be noted as a value of the same kind too."""
+        for i, later in enumerate(rest):
+            if isinstance(later, ast.Let):
+                var = self.let_var(later)
+                if (var.kind, var.many) == noted and not self.inlinable(later, rest[i + 1:], ctx):
+                    return True
+        return False
 
     def inlinable(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> bool:
         if any(_sets(r, s.name) for r in rest):

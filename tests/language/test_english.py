@@ -121,7 +121,8 @@ def test_the_english_matches_the_reviewed_golden_file():
     "Take note of the Factions in play other than Scientists.\nChoose one of those Factions.",
     "If there are more than 2 cards among them: choose one of them. Discard it.",
     "Choose 2 Glasses from your Expedition zone",
-    "Gain Survivors equal to the first number noted.",
+    "Gain Survivors equal to that number.",
+    "Set its watch to the first number noted minus the second number noted.",
 ])
 def test_the_names_read_as_english(sentence):
     assert sentence in "\n".join(english(path)[0] for path in NAMES)
