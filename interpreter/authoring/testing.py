@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 from happydayz.base.errors import Diagnostic, HappyError, Span
 from happydayz.base.safeyaml import load_yaml
 from happydayz.data.environment import Environment
-from happydayz.kernel.scripted import is_script, replay
+from happydayz.kernel.scripted import StoppedScript, is_script, replay
 
 SCRIPT_SUFFIXES = (".yaml", ".yml")
 
@@ -63,6 +63,9 @@ def run_script(path: Path, env: Environment) -> ScriptResult:
     result = ScriptResult(path)
     try:
         result.problems = replay(path, env).mismatches
+    except StoppedScript as exc:  # the checks that failed before an illegal step, then the step
+        *failed, result.error = exc.diagnostics
+        result.problems = [diagnostic.message for diagnostic in failed]
     except HappyError as exc:
         result.error = exc.diagnostics[0]
     result.seconds = time.perf_counter() - start
@@ -84,7 +87,7 @@ def junit_xml(results: list[ScriptResult], seconds: float) -> str:
                                       name=result.path.name, file=str(result.path), time=f"{result.seconds:.4f}")
         if result.error is not None:
             element = ElementTree.SubElement(case, "error", message=result.error.message)
-            element.text = result.error.render()
+            element.text = "\n".join(result.problems + [result.error.render()])
         elif result.problems:
             element = ElementTree.SubElement(case, "failure", message=result.problems[0])
             element.text = "\n".join(result.problems)

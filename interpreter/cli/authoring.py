@@ -78,7 +78,7 @@ def run_test(args) -> int:
                 show(f"PASS  {result.path}")
             continue
         show(f"FAIL  {result.path}")
-        for line in ([result.error.render()] if result.error else result.problems):
+        for line in result.problems + ([result.error.render()] if result.error else []):
             show("\n".join("      " + part for part in line.splitlines()))
     failed = sum(1 for r in results if not r.passed)
     show(f"{plural(len(results), 'scripted game')}: {len(results) - failed} passed, {failed} failed "

@@ -32,6 +32,7 @@ from happydayz.data.model import (
 from happydayz.base.files import LIMITS, is_regular_file, plain_relative, size_text, within
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
+from happydayz.data.schemas import fill_seats
 
 # --- diagnostic codes (documented in docs/boxes.md) -------------------------
 # D001-D007 come from safeyaml (reading and parsing the YAML itself).
@@ -71,7 +72,7 @@ _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 @lru_cache(maxsize=4)
 def _validators(schema_dir: Path) -> dict[str, Draft202012Validator]:
     schemas = {
-        kind: json.loads((schema_dir / f"{kind}.schema.json").read_text(encoding="utf-8"))
+        kind: fill_seats(json.loads((schema_dir / f"{kind}.schema.json").read_text(encoding="utf-8")), MAX_PLAYERS)
         for kind in ("box", "scenario")
     }
     registry = Registry().with_resources(
@@ -176,7 +177,8 @@ def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
         return [((path, kind), doc.diagnostic(path, message, D_BAD_VALUE))]
     if kind == "pattern":
         if "propertyNames" in error.schema_path:
-            message = f"{where}{instance!r} is not allowed as a key here (expected a number)"
+            wanted = schema.get("description", "a number")
+            message = f"{where}{instance!r} is not allowed as a key here (expected {wanted})"
             return [((path, "name", instance), doc.diagnostic(path + (instance,), message, D_BAD_VALUE, key=True))]
         described = schema.get("description")
         message = f"{where}{instance!r} does not have the expected form"

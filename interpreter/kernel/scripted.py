@@ -9,7 +9,6 @@ decision's answer in order, and optionally what must come out (`expect`).
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,24 +17,42 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
-from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import format_path, load_yaml
-from happydayz.data.boxes import _schema_problems, switches
+from happydayz.data.boxes import MAX_PLAYERS, _schema_problems, switches
+from happydayz.data.schemas import load_schema
 from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario, label_order
+from happydayz.kernel.filekinds import kind_of_data, kind_of_file, kind_of_text, wrong_kind
 from happydayz.kernel.game import Game
-from happydayz.kernel.position import CardNames, in_play_cards, set_position
+from happydayz.kernel.position import CardNames, MisnamedCard, card_ids, in_play_cards, set_position
 from happydayz.kernel.setup import GameOptions, build_setup, draw_powers
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something a script checks that does not hold: where in the script (a key path), and what."""
+
+    path: tuple
+    message: str
 
 
 @dataclass
 class ReplayResult:
     output: dict
-    mismatches: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def mismatches(self) -> list[str]:
+        return [finding.message for finding in self.findings]
+
+
+class StoppedScript(DataProblem):
+    """An illegal deal or answer stopped a script after some of its checks had already failed: the
+    diagnostics are those failures (D044, each at its step), then what stopped it."""
 
 
 def schema() -> dict:
-    return json.loads((data_dir("boxes") / "schema" / "scripted-game.schema.json").read_text(encoding="utf-8"))
+    return load_schema("scripted-game", MAX_PLAYERS)
 
 
 def _problem(doc, path: tuple, message: str, code: str) -> DataProblem:
@@ -45,7 +62,17 @@ def _problem(doc, path: tuple, message: str, code: str) -> DataProblem:
 
 
 def load_script(path: str | os.PathLike):
-    doc = load_yaml(path)
+    """A scripted game's document, checked against its schema; a file of another kind is named as such."""
+    try:
+        doc = load_yaml(path)
+    except DataProblem:
+        kind = kind_of_file(Path(path))
+        if kind is not None:
+            raise wrong_kind(path, kind) from None
+        raise
+    kind = kind_of_text(Path(path), doc.text) or kind_of_data(doc.data, looks_scripted=is_script(doc.data))
+    if kind is not None:
+        raise wrong_kind(path, kind)
     problems = _schema_problems(doc, "scripted-game", Draft202012Validator(schema()))
     if problems:
         raise DataProblem(problems[:20])
@@ -97,12 +124,20 @@ def _new_game(doc, scenario, library, env: Environment, deal_plan=None) -> Game:
     game = Game(build_setup(scenario, library, options, env), seed=data.get("seed", 0), deal_plan=deal_plan)
     if "position" in data:
         pos = data["position"]
-        set_position(
-            game,
-            hands=_by_seat(pos.get("hands")), transfers=_by_seat(pos.get("transfers")),
-            expeditions=_by_seat(pos.get("expeditions")), reserve=pos.get("reserve", []),
-            populations=pos.get("populations"), active=pos.get("active", 0), round_no=pos.get("round", 1),
-        )
+        for kind in ("hands", "transfers", "expeditions"):
+            for seat in pos.get(kind) or {}:
+                if not int(seat) < game.n:
+                    raise _problem(doc, ("position", kind, seat), f"there is no seat {seat} in a {game.n}-player game "
+                                   f"(seats 0 to {game.n - 1})", "D041")
+        try:
+            set_position(
+                game,
+                hands=pos.get("hands"), transfers=pos.get("transfers"), expeditions=pos.get("expeditions"),
+                reserve=pos.get("reserve", []),
+                populations=pos.get("populations"), active=pos.get("active", 0), round_no=pos.get("round", 1),
+            )
+        except MisnamedCard as exc:
+            raise _problem(doc, ("position",) + exc.where, exc.diagnostics[0].message, "D041") from None
     return game
 
 
@@ -110,12 +145,12 @@ def _by_seat(table: dict | None) -> dict[int, list[str]]:
     return {int(k): list(v) for k, v in (table or {}).items()}
 
 
-def deal_ids(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> tuple[dict[int, list[int]], list[int]]:
+def deal_ids(game: Game, hands: dict, reserve: list[str]) -> tuple[dict[int, list[int]], list[int]]:
     """A deal given by hand (cards named by their labels) in card ids: (hands by seat, Reserve top first)."""
     names = CardNames(game)
     allowed = in_play_cards(game)
-    return ({seat: [names.card(label, allowed) for label in labels] for seat, labels in hands.items()},
-            [names.card(label, allowed) for label in reserve])
+    by_seat = card_ids(names, "hands", hands, allowed)  # the keys as written, so that a bad card's place is found
+    return {int(seat): cards for seat, cards in by_seat.items()}, card_ids(names, "reserve", reserve, allowed)
 
 
 def set_deal(game: Game, hands: dict[int, list[str]], reserve: list[str]) -> None:
@@ -200,7 +235,7 @@ class Played:
     """A scripted game played through: the game, and what its steps found."""
 
     game: Game
-    problems: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
 
 def play_script(doc, env: Environment) -> Played:
@@ -223,9 +258,9 @@ def play_script(doc, env: Environment) -> Played:
             if problem:
                 raise _problem(doc, here, problem, "D045")
         try:
-            return deal_ids(game, hands, spec.get("reserve", []))
-        except HappyError as exc:
-            raise _problem(doc, here, exc.diagnostics[0].message, "D041") from None
+            return deal_ids(game, spec["hands"], spec.get("reserve", []))
+        except MisnamedCard as exc:
+            raise _problem(doc, here + exc.where, exc.diagnostics[0].message, "D041") from None
 
     game = build_game(doc, env, deal_plan)
     played = Played(game)
@@ -271,17 +306,33 @@ def play_script(doc, env: Environment) -> Played:
         return [f"{where}: the answer '{given}' should be refused, but it is option {index + 1} of "
                 f"'{game.decision.prompt}'"]
 
-    apply_round_setup()
-    for i, step in enumerate(data.get("answers", [])):
-        path = ("answers", i)
-        if isinstance(step, dict) and "check" in step:
-            played.problems += _check_step(game, step["check"], format_path(path))
-        elif isinstance(step, dict) and "refused" in step:
-            played.problems += refused(step["refused"], path)  # never applied: the game stays where it is
-        else:
-            answer(step, path)
-    played.problems += _end_problems(game, data.get("end", "over"))
+    def found(path, problems: list[str]) -> None:
+        played.findings.extend(Finding(path, message) for message in problems)
+
+    try:
+        apply_round_setup()
+        for i, step in enumerate(data.get("answers", [])):
+            path = ("answers", i)
+            if isinstance(step, dict) and "check" in step:
+                found(path, _check_step(game, step["check"], format_path(path)))
+            elif isinstance(step, dict) and "refused" in step:
+                found(path, refused(step["refused"], path))  # never applied: the game stays where it is
+            else:
+                answer(step, path)
+    except DataProblem as exc:
+        # What failed before the illegal step is reported with it: the checks, and the rounds already counted.
+        found(("expect",), compare(data.get("expect") or {}, output(game), stopped=True))
+        if played.findings:
+            raise StoppedScript([_diagnostic(doc, f) for f in played.findings] + exc.diagnostics) from None
+        raise
+    found(("end",), _end_problems(game, data.get("end", "over")))
     return played
+
+
+def _diagnostic(doc, finding: Finding) -> Diagnostic:
+    """A finding as a D044 diagnostic at its place in the script."""
+    prefix = "expect: " if finding.path == ("expect",) else ""
+    return Diagnostic(doc.span(finding.path), prefix + finding.message, "D044")
 
 
 def _end_problems(game: Game, end) -> list[str]:
@@ -324,8 +375,11 @@ def output(game: Game) -> dict:
     }
 
 
-def compare(expect: dict, result: dict) -> list[str]:
-    """Differences between an `expect:` block and the output, as readable lines."""
+def compare(expect: dict, result: dict, stopped: bool = False) -> list[str]:
+    """Differences between an `expect:` block and the output, as readable lines.
+
+    `stopped`: the game was stopped early (an illegal answer), so only the rounds it counted are compared.
+    """
     problems: list[str] = []
     counted = {r["round"]: r for r in result["rounds"]}
     wanted = expect.get("rounds", {})
@@ -335,6 +389,8 @@ def compare(expect: dict, result: dict) -> list[str]:
     for number, want in wanted.items():
         got_round = counted.get(int(number)) if str(number).isdigit() else None
         if got_round is None:
+            if stopped:
+                continue
             rounds = ", ".join(str(r) for r in counted) or "none"
             problems.append(f"round {str(number).lstrip('#')}: expected, but it was not counted "
                             f"(rounds counted: {rounds})")
@@ -347,6 +403,8 @@ def compare(expect: dict, result: dict) -> list[str]:
             if sorted(cards, key=label_order) != got:
                 problems.append(f"round {number} expedition of Community {seat}: expected "
                                 f"{sorted(cards, key=label_order)}, got {got}")
+    if stopped:
+        return problems
     if "winners" in expect and expect["winners"] != result["winners"]:
         got = "no result: the game is not over" if result["winners"] is None else result["winners"]
         problems.append(f"winners: expected {expect['winners']}, got {got}")
@@ -375,7 +433,7 @@ def replay(path: str | os.PathLike, env: Environment | None = None) -> ReplayRes
     played = play_script(doc, env if env is not None else Environment())
     result = output(played.game)
     expect = doc.data.get("expect") or {}
-    return ReplayResult(result, played.problems + compare(expect, result))
+    return ReplayResult(result, played.findings + [Finding(("expect",), line) for line in compare(expect, result)])
 
 
 SCRIPT_KEYS = ("answers", "position", "rounds", "expect")
@@ -393,8 +451,7 @@ def check_script(path: str | os.PathLike, env: Environment) -> list[Diagnostic]:
         result = replay(path, env)
     except HappyError as exc:
         return list(exc.diagnostics)
-    span = doc.span(("expect",)) if "expect" in doc.data else Span(str(path), 1, 1)
-    return [Diagnostic(span, f"expect: {line}", "D044") for line in result.mismatches]
+    return [_diagnostic(doc, finding) for finding in result.findings]
 
 
-__all__ = ["replay", "load_script", "play_script", "output", "compare", "set_deal"]
+__all__ = ["replay", "Finding", "StoppedScript", "load_script", "play_script", "output", "compare", "set_deal"]

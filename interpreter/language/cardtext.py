@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from happydayz.language import ast
-from happydayz.language.checker import CARD, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
+from happydayz.language.checker import BOOL, CARD, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
 from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NOUNS, COMPARISON_WORDS,
                                         HOOK_TIMING_WORDS, LIFETIME_WORDS, NAMES, SIDE_WORDS, ZONE_FROM_WORDS,
                                         ZONE_WORDS, article, cap, join_words, plural, singular, survivors)
@@ -39,6 +39,13 @@ BINDING_WORDS = {
 # Operators seen from the other side (`3 < x` is `x > 3`), and negated (`not x < 3` is `x >= 3`).
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 _VOID_WORDS = "the Community that played it has no card of the Faction led"
+# How a `let` that is said where it is made ("take note of ...") is named afterwards: by what it holds,
+# never by the variable's name. Groups of Cards, Communities and Factions are "those Factions" (thing_ref).
+# With several notes of one kind in a hook, they are told apart by their order: "the second number noted".
+_NOTED = {(INT, False): "that number", (INT, True): "those numbers", (SIDE, False): "that side",
+          (BOOL, False): "that was so"}
+_NOTED_NOUNS = {(INT, False): "number", (INT, True): "numbers", (SIDE, False): "side", (BOOL, False): "answer"}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _HOLDER_VOID_WORDS = "its holder has no card of the Faction led"
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
 
@@ -56,6 +63,13 @@ class Who:
     is_self: bool = False
     is_actor: bool = False
     relative: bool = False  # the "that" of a relative clause
+
+    def owning(self, noun: str) -> str:
+        """`noun` of this Community: "your hand", "its left neighbour", and after a clause "the Expedition zone
+        of the Community that played it" (never "the Community that played it's Expedition zone")."""
+        if " that " in self.poss or " who " in self.poss:
+            return f"the {noun} of {self.obj}"
+        return f"{self.poss} {noun}"
 
 
 SELF = Who("you", "you", "your", third=False, is_self=True)
@@ -77,6 +91,7 @@ class Var:
     inline: ast.Node | None = None  # a let rendered where it is used
     label: str | None = None  # a let that is named in the text
     ordered: bool = False  # chosen one at a time: the order is the order chosen
+    noted: tuple | None = None  # a let said where it is made ("take note of ..."): its (kind, many)
 
 
 @dataclass
@@ -150,7 +165,7 @@ class NP:
 
     def a_one(self) -> str:
         if self.ref:
-            return self.ref[1]
+            return self.ref[1] if self.one else f"one of {self.ref[1]}"
         if self.indef:
             return self.indef
         if self.whole:
@@ -162,7 +177,7 @@ class NP:
         if n == 1 and not up_to:
             return self.a_one()
         if self.ref:
-            return self.ref[1]
+            return self.ref[1] if self.one else f"{'up to ' if up_to else ''}{n} of {self.ref[1]}"
         lead = "up to " if up_to else ""
         noun = self.sg if n == 1 else self.pl
         if self.whole:
@@ -279,7 +294,7 @@ class Renderer(Visitor):
                 return Who("that Community", "that Community", "that Community's")
         if isinstance(node, ast.Neighbour):
             base = self.who(node.of, ctx)
-            text = f"{base.poss} {node.side} neighbour"
+            text = base.owning(f"{node.side} neighbour")
             return Who(text, text, f"{text}'s")
         if isinstance(node, ast.Call) and node.function == "player" and len(node.args) == 1:
             card = node.args[0]
@@ -312,8 +327,8 @@ class Renderer(Visitor):
 
     def group_ZoneRef(self, n: ast.ZoneRef, ctx: Ctx) -> NP:
         owner = self.who(n.owner, ctx)
-        return NP(CARD, loc_in=f" in {owner.poss} {ZONE_WORDS[n.zone]}",
-                  loc_from=f" from {owner.poss} {ZONE_FROM_WORDS[n.zone]}", owner=owner)
+        return NP(CARD, loc_in=f" in {owner.owning(ZONE_WORDS[n.zone])}",
+                  loc_from=f" from {owner.owning(ZONE_FROM_WORDS[n.zone])}", owner=owner)
 
     def group_Where(self, n: ast.Where, ctx: Ctx) -> NP:
         return self.filtered(self.group(n.source, ctx).opened(), n.condition, ctx, self.element_of(n.source))
@@ -564,7 +579,7 @@ class Renderer(Visitor):
         if n.function == "count":
             return self.group(n.args[0], ctx).count()
         if n.function == "population":
-            return f"{self.who(n.args[0], ctx).poss} Survivors"
+            return self.who(n.args[0], ctx).owning("Survivors")
         if n.function in ("min", "max", "sum"):
             parts = [self.num(a, ctx) for a in n.args]
             if len(parts) == 1:
@@ -709,6 +724,8 @@ class Renderer(Visitor):
             return "always" if n.name == "true" else "never"
         if v is None and n.name in self.state:
             return self.state_test(self.state[n.name], None, ctx)
+        if v is not None and v.kind == BOOL and v.label:
+            return v.label
         return f"{(v.label if v and v.label else n.name)} holds"
 
     def condition_of_number(self, n: ast.Node, ctx: Ctx) -> str:
@@ -1014,7 +1031,7 @@ class Renderer(Visitor):
             return f"the {label}" if decl.kind == "mark" else f"the game's {label}"
         who = self.who(owner, ctx)
         if who.is_self or who.is_actor or who.obj in ("it", "them"):
-            return f"{who.poss} {label}"
+            return who.owning(label)
         return f"the {label} of {who.obj}"
 
     def mark_read(self, n: ast.Node, ctx: Ctx) -> tuple[ast.StateDecl, ast.Node | None] | None:
@@ -1122,21 +1139,40 @@ class Renderer(Visitor):
         return [(0, f"{head}:")] + indent(body)
 
     # ---- let
-    def let(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> tuple[list[Line], Ctx]:
+    def let_var(self, s: ast.Let, **words) -> Var:
+        """The variable a `let` makes: what it holds (an element type, one or many)."""
         t = self.type_of(s.value)
         kind = ELEMENT_OF.get(as_set(t), t) if t else CARD
-        many = as_set(t) is not None and t == as_set(t)
+        return Var(s.name, kind, as_set(t) is not None and t == as_set(t), **words)
+
+    def let(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> tuple[list[Line], Ctx]:
+        made = self.let_var(s)
+        kind, many = made.kind, made.many
         if self.inlinable(s, rest, ctx):
-            return [], ctx.bind(Var(s.name, kind, many, inline=s.value), recent=False)
+            return [], ctx.bind(self.let_var(s, inline=s.value), recent=False)
         if kind == CARD:
             g = self.group(s.value, ctx)
             one = g.one
             var = Var(s.name, CARD, many=not one)
             text = f"pick {g.definite()}" if g.indef else f"take note of {g.definite()}"
             return [(0, text)], ctx.bind(var, recent=True)
-        label = s.name.replace("_", " ")
-        var = Var(s.name, kind, many, label=f"“{label}”")
-        return [(0, f"let “{label}” be {self.value(s.value, ctx)}")], ctx.bind(var, recent=False)
+        noted = f"whether {self.cond(s.value, ctx)}" if kind == BOOL else self.value(s.value, ctx)
+        label, which = _NOTED.get((kind, many)), ""
+        earlier = sum(1 for v in ctx.vars.values() if v.noted == (kind, many))
+        if label is not None and (earlier or self.noted_later(rest, (kind, many), ctx)) and earlier < len(_ORDINALS):
+            label = f"the {_ORDINALS[earlier]} {_NOTED_NOUNS[(kind, many)]} noted"
+            which = f" ({label})"
+        var = Var(s.name, kind, many, label=label, noted=(kind, many))
+        return [(0, f"take note of {noted}{which}")], ctx.bind(var, recent=False)
+
+    def noted_later(self, rest: tuple[ast.Node, ...], noted: tuple, ctx: Ctx) -> bool:
+        """Whether a later `let` of the same block will be noted as a value of the same kind too."""
+        for i, later in enumerate(rest):
+            if isinstance(later, ast.Let):
+                var = self.let_var(later)
+                if (var.kind, var.many) == noted and not self.inlinable(later, rest[i + 1:], ctx):
+                    return True
+        return False
 
     def inlinable(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx) -> bool:
         if any(_sets(r, s.name) for r in rest):
@@ -1230,7 +1266,7 @@ class Renderer(Visitor):
             note = ", the first one chosen on top"
         if d.kind in ("hand", "transfer", "expedition"):
             owner = self.who(d.owner, ctx)
-            into = f"into {owner.poss} {ZONE_WORDS[d.kind]}"
+            into = f"into {owner.owning(ZONE_WORDS[d.kind])}"
         else:
             into = {"reserve_top": "on top of the Reserve", "reserve_bottom": "at the bottom of the Reserve",
                     "discard": "into the discard"}[d.kind]

@@ -71,19 +71,36 @@ def article(word: str) -> str:
     return "an" if word[:1].upper() in "AEIOU" else "a"
 
 
+ARTICLES = ("The", "A", "An")
+
+
+def has_article(name: str) -> bool:
+    """A name that starts with an article ("The Excuse"): a card of it is "a card of The Excuse"."""
+    return name.split(" ", 1)[0] in ARTICLES and " " in name
+
+
 def singular(name: str) -> str:
-    """One card of a Faction: the Faction's name in the singular (English rules only)."""
+    """One card of a Faction: the Faction's name in the singular (English rules only).
+
+    A name with an article of its own is not made singular nor given another article: "card of The Excuse".
+    """
+    if has_article(name):
+        return f"card of {name}"
     head, _, last = name.rpartition(" ")
     if last.endswith("ren") and len(last) > 4:
         last = last[:-3]
-    elif last.endswith("s") and not last.endswith("ss") and len(last) > 1:
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and len(last) > 1:
         last = last[:-1]
     return f"{head} {last}" if head else last
 
 
 def plural(name: str) -> str:
-    """Several cards of a Faction: the name as written, or with an s when it is singular."""
-    return name if singular(name) != name else name + "s"
+    """Several cards of a Faction: the name as written, or made plural when it is singular ("Bombs", "Glasses")."""
+    if has_article(name):
+        return f"cards of {name}"
+    if singular(name) != name:
+        return name
+    return name + ("es" if name.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def join_words(items: list[str], last: str = "and") -> str:

@@ -237,6 +237,13 @@ class _PromptWords(Renderer):
                 for block in _blocks(s):
                     self.walk(block.statements, ctx)
 
+    def let(self, s: ast.Let, rest: tuple[ast.Node, ...], ctx: Ctx):
+        """A prompt is read out of context: a `let` is said as its expression where it is used (what is
+        chosen, from where), never by the name of the variable; a card picked at random stays "that card"."""
+        if s.name in self.picked:
+            return super().let(s, rest, ctx)
+        return [], ctx.bind(self.let_var(s, inline=s.value), recent=False)
+
     # ---------------------------------------------------------------- one choice
     def choice(self, s: ast.Choose, ctx: Ctx) -> str:
         """What to choose, and what for: "a card from your hand or Transfer zone to put at the bottom of the
@@ -254,6 +261,8 @@ class _PromptWords(Renderer):
             if use is None:
                 return what
             statement, nested, names = use
+            many = s.mode != "one"  # the purpose names what is chosen "it" / "them", never by its variable
+            ctx = ctx.bind(Var(s.name, element, many, label="them" if many else "it"), recent=False)
             if element == COMMUNITY and s.mode == "one":
                 verb = self.community_verb(statement, s.name, ctx)
                 if verb is None:
@@ -288,7 +297,7 @@ class _PromptWords(Renderer):
             return "to take into your hand" if d.kind == "hand" else f"to put into your {ZONE_WORDS[d.kind]}"
         if d.kind == "hand":
             return f"to give to {owner.obj}"
-        return f"to move into {owner.poss} {ZONE_WORDS[d.kind]}"
+        return f"to move into {owner.owning(ZONE_WORDS[d.kind])}"
 
     def community_verb(self, statement: ast.Node, name: str, ctx: Ctx) -> tuple[str, str] | None:
         """What the chosen Community does: ("take the Encounter card", "takes the Encounter card")."""

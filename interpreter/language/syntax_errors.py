@@ -22,7 +22,7 @@ from typing import Callable
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from happydayz.base.errors import Diagnostic, Span, suggest
-from happydayz.language.grammar import lark_parser
+from happydayz.language.grammar import hooks, lark_parser, statement_words
 
 # Terminal names → words a person understands (a keyword or a symbol is shown quoted).
 _TOKEN_WORDS = {
@@ -33,8 +33,9 @@ _TOKEN_WORDS = {
     "LESSTHAN": "'<'", "MORETHAN": "'>'",
 }
 
-_STATEMENT_WORDS = ("let", "set", "choose", "ask", "if", "each", "repeat", "move", "discard", "draw", "deal",
-                    "gain", "lose", "next")
+# The words a statement starts with and the hooks, read from the grammar: a hint never lists too few.
+_STATEMENT_WORDS = statement_words()
+_HOOKS = hooks()
 _COMPARISON_WORDS = ("==", "!=", "<", "<=", ">", ">=", "is", "in")
 _OPERATOR_WORDS = _COMPARISON_WORDS + ("and", "or", "not", "where", "except", "otherwise", "with", "+", "-", "*", "/")
 _VALUE_WORDS = ("INT", "STRING", "CAPNAME", "NAME", "(", "[", "-", "not", "value", "survivors", "faction",
@@ -62,9 +63,15 @@ def _key(terminal: str) -> str:
     return terminal
 
 
-# Keywords said with the words that always follow them.
-_PHRASES = {"on": "'on win'/'on play'/'on lead'/'on trick'", "at": "'at start of round'/'at end of round'/'at end of game'",
-            "after": "'after trick'"}
+# Keywords said with the words that always follow them: a hook's first word, as its hooks.
+_PHRASES = {first: "/".join(f"'{h}'" for h in _HOOKS if h.split()[0] == first)
+            for first in dict.fromkeys(h.split()[0] for h in _HOOKS)}
+
+
+def _listed(words, last: str = "and") -> str:
+    """'a', 'b' and 'c'."""
+    quoted = [f"'{w}'" for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" {last} " + quoted[-1]
 
 
 def _word(key: str) -> str:
@@ -357,7 +364,7 @@ def _hint_for(site: _Site) -> str | None:
     if found == "/" and site.text[site.pos + 1: site.pos + 2] == "/":
         return "a comment starts with '#', not '//'"
     if prev is not None and prev.text in ("on", "at") and prev.kind == "word":
-        return "the hooks are 'on win { ... }' and 'at end of round { ... }'"
+        return f"the hooks are {_listed(_HOOKS)}, each followed by {{ ... }}"
     if found == "=" and "=" not in expected:
         return site.fixed("")
     if site.found_type == "NAME" and "CAPNAME" in expected:
@@ -518,17 +525,17 @@ def _after_the_end(site: _Site) -> Diagnostic | None:
 
 
 def _outside_hook(site: _Site) -> Diagnostic | None:
-    """S027: a statement written directly in a power or a variant, outside 'on win' and 'at end of round'."""
+    """S027: a statement written directly in a power or a variant, outside every hook."""
     if site.kind != "token" or site.found not in _STATEMENT_WORDS or not site.expects("on", "at"):
         return None
     prev = site.prev
     closed = site.braces.closed_by.get(prev.start) if prev is not None and prev.text == "}" else None
-    hint = "put it inside a hook: on win { ... } or at end of round { ... }"
+    hint = f"put it inside a hook, such as {_HOOKS[0]} {{ ... }}; the hooks are {_listed(_HOOKS)}"
     if closed is not None and closed.header.startswith(("on", "at")):
         hint = (f"the '}}' on line {prev.line} closes {closed.name}: if '{site.found}' belongs in that hook, "
                 f"move that '}}' below it")
     return site.diagnostic(
-        "S027", f"'{site.found}' is a statement, and statements go inside a hook ('on win' or 'at end of round')",
+        "S027", f"'{site.found}' is a statement, and statements go inside a hook",
         hint=hint)
 
 
@@ -663,8 +670,7 @@ def _unknown_statement(site: _Site) -> Diagnostic | None:
     if guess:
         return site.diagnostic("S034", f"'{word}' is not a statement; did you mean '{guess}'?")
     return site.diagnostic("S034", f"a statement cannot start with '{word}'",
-                           hint="a statement starts with " + ", ".join(_STATEMENT_WORDS[:-1])
-                           + " or " + _STATEMENT_WORDS[-1])
+                           hint="a statement starts with " + _listed(_STATEMENT_WORDS, "or"))
 
 
 def _unfinished(site: _Site) -> Diagnostic | None:

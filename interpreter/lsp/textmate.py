@@ -19,6 +19,8 @@ from happydayz.authoring.documents import GROUPS, keywords
 SCOPE = "source.happydayz-power"
 
 #: Scope -> the words it colours (keywords of the grammar, and the language's built-in names and functions).
+#: A keyword of the grammar always gets a keyword.* or storage.* scope: a word listed under another scope
+#: (a built-in value or function) is coloured that way only when it is not a keyword (see _scope_of).
 CATEGORIES: dict[str, tuple[str, ...]] = {
     "keyword.control.happydayz": ("if", "else", "each", "in", "repeat", "choose", "ask", "from", "by", "up", "to",
                                   "simultaneously", "then"),
@@ -32,6 +34,21 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
                                    "population", "tricks", "player", "position", "numbers"),
     "variable.language.happydayz": GROUPS + ("it", "played", "void", "side", "plus", "minus"),
 }
+#: The scope a keyword of the grammar gets when its category's own scope is not a keyword's.
+KEYWORD_SCOPES = {
+    "constant.language.variant.happydayz": "keyword.other.variant.happydayz",
+    "support.function.happydayz": "keyword.other.function.happydayz",
+    "variable.language.happydayz": "keyword.other.value.happydayz",
+}
+
+
+def _is_keyword_scope(scope: str) -> bool:
+    return scope.startswith(("keyword.", "storage."))
+
+
+def _scope_of(scope: str, word: str, words: set[str]) -> str:
+    """The scope `word` of `scope`'s category gets: a keyword's when the grammar has it as a keyword."""
+    return KEYWORD_SCOPES[scope] if word in words and not _is_keyword_scope(scope) else scope
 
 
 def _alternation(words) -> str:
@@ -47,9 +64,14 @@ def grammar() -> dict:
         {"name": "constant.numeric.integer.happydayz", "match": r"\b[0-9]+\b"},
     ]
     placed: set[str] = set()
+    by_scope: dict[str, list[str]] = {}
     for scope, names in CATEGORIES.items():
+        for word in names:
+            if word not in placed:  # a word of two categories keeps its first
+                by_scope.setdefault(_scope_of(scope, word, words), []).append(word)
+                placed.add(word)
+    for scope, names in by_scope.items():
         patterns.append({"name": scope, "match": _alternation(names)})
-        placed.update(names)
     rest = sorted(words - placed)
     if rest:
         patterns.append({"name": "keyword.other.happydayz", "match": _alternation(rest)})

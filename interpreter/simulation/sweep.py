@@ -43,6 +43,7 @@ from happydayz.base.files import FileLocked, is_regular_file, load_json, lock_ex
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
 from happydayz.data.boxes import MAX_PLAYERS
+from happydayz.data.schemas import load_schema
 from happydayz.data.boxes import _translate as _schema_diagnostics  # the box files' wording for schema errors
 from happydayz.data.environment import Environment
 from happydayz.kernel.setup import GameSetup, prepare
@@ -130,7 +131,7 @@ def schema_path() -> Path:
 
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_path().read_text(encoding="utf-8")))
+    return Draft202012Validator(load_schema("sweep", MAX_PLAYERS))
 
 
 def _schema_problems(doc: Document) -> list[Diagnostic]:

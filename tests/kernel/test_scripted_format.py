@@ -173,3 +173,26 @@ def test_a_position_counted_at_once_is_followed_by_the_deal_given_for_the_next_r
     assert result.mismatches == []
     assert [r["deltas"] for r in result.output["rounds"]] == [[0, -3, 0]]
     assert result.output["zones"]["transfer"] == {"0": ["Dogs 1"], "1": ["Hippies 8"], "2": ["Soldiers 6"]}
+
+
+def test_the_checks_and_the_rounds_counted_before_an_illegal_answer_are_reported_with_it(tmp_path):
+    """A failing check and a wrong round-1 expectation are not hidden by a round-2 answer that is illegal."""
+    from conftest import ROOT
+    from happydayz.kernel.scripted import StoppedScript
+
+    data = yaml.safe_load((ROOT / "tests" / "games" / "rule_campaign_two_rounds.yaml").read_text(encoding="utf-8"))
+    answers = data["answers"]
+    answers.insert(0, {"check": {"decider": 0}})  # seat 1 leads the first trick
+    answers[answers.index("1: Zombies 19")] = "1: Nurses 2"  # seat 1 holds no Nurses 2
+    data["expect"]["rounds"][0]["populations"] = [64, 70]
+    data["expect"]["rounds"][1]["populations"] = [1, 2]  # not counted when the game stops: not compared
+    path = tmp_path / "stopped.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(StoppedScript) as info:
+        replay(path, ENV)
+    first, second, stop = info.value.diagnostics
+    assert (first.code, first.message) == ("D044", "answers[0]: Community 0 should decide, but Community 1 does "
+                                                   "('Lead a card: choose it and the side of the board')")
+    assert (second.code, second.message) == ("D044", "expect: round 1 populations: expected [64, 70], got [64, 69]")
+    assert stop.code == "D043" and stop.message.startswith("answers[8]: illegal answer '1: Nurses 2'")
+    assert first.span.line < stop.span.line

@@ -332,13 +332,15 @@ power "Kitchen Sink" {
 def test_every_statement_and_expression_renders():
     tree = parse(KITCHEN_SINK)
     text = card_text(tree)
-    assert_reads_as_english(text.replace("“n”", "N"), tree)
+    assert_reads_as_english(text, tree)
     for words in ("If you answer yes to “Keep the Encounter card?”: take the Encounter card into your hand.",
                   "Otherwise: discard the Encounter card.",
                   "Do this twice: your right neighbour draws the top card of the Reserve.",
                   "Each other Community in turn, starting with your left neighbour:",
                   "For each card of this trick with a value above 3: put it on top of the Reserve.",
-                  "If there is nothing to choose: lose Survivors equal to “n”.",
+                  "Take note of the number of cards in your hand plus 1.",
+                  "That number now becomes twice that number.",
+                  "If there is nothing to choose: lose Survivors equal to that number.",
                   "Otherwise: gain 3 Survivors.",
                   "Lose 4 Survivors minus 1 for each card in your hand (never fewer than 0).",
                   "If you have fewer Sinks in your Expedition zone than your right neighbour, lose 1 Survivor.",

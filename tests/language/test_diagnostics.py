@@ -5,6 +5,7 @@ file; `<CODE>-<slug>.expected` beside it is exactly what the command prints for
 it (standard output and standard error together), run from that folder:
 
     .save.json          happydayz play --resume FILE  (exit 1)
+    *.replay.*          happydayz replay --quiet FILE (exit 1): a file of another kind given as a scripted game
     any other           happydayz check FILE          (exit 1; 0 when only warnings)
 
 (`check` tells a box, a scenario and a scripted game, `.game.yaml` here, apart
@@ -86,6 +87,8 @@ def _stem(path: Path) -> str:
 def _command(path: Path) -> list[str]:
     if path.name.endswith(".save.json"):
         return ["play", "--resume", path.name]
+    if ".replay." in path.name:  # a file given to `replay` by mistake
+        return ["replay", "--quiet", path.name]
     return ["check", path.name]
 
 
@@ -408,3 +411,33 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--regenerate"]:
         sys.exit(f"usage: {REGENERATE}")
     regenerate()
+
+
+# ------------------------------------------------------------------ hints read from the grammar
+
+
+def _grammar_alternatives(rule: str) -> list[str]:
+    """The keywords that start each alternative of `rule` in grammar/powers.lark, read from the text."""
+    text = (ROOT / "grammar" / "powers.lark").read_text(encoding="utf-8")
+    body = re.search(rf"^\??{rule}:(.*?)(?=^\S)", text, re.MULTILINE | re.DOTALL).group(1)
+    phrases = []
+    for alternative in re.split(r"^\s*\|", body, flags=re.MULTILINE):
+        words = re.match(r'\s*((?:"[a-z]+"\s*)+)', alternative)
+        if words:
+            phrases.append(" ".join(re.findall(r'"([a-z]+)"', words.group(1))))
+    return phrases
+
+
+def test_the_hints_list_every_hook_and_statement_of_the_grammar():
+    from happydayz.language import syntax_errors
+    from happydayz.language.grammar import hooks, statement_words
+
+    assert list(hooks()) == _grammar_alternatives("hook")
+    starts = {phrase.split()[0] for phrase in _grammar_alternatives("stmt")} | {"if"}
+    assert set(statement_words()) == starts
+    assert syntax_errors._HOOKS == hooks() and syntax_errors._STATEMENT_WORDS == statement_words()
+    _, output = run(["check", "S001-unknown-hook.power"])
+    for hook in hooks():
+        assert f"'{hook}'" in output, f"the hint for an unknown hook leaves out '{hook}'"
+    _, output = run(["check", "S027-statement-outside-hook.power"])
+    assert all(f"'{hook}'" in output for hook in hooks())
