@@ -263,6 +263,7 @@ class Sampler:
                       "expeditions": [], "factions": []} for h in observation.get("history", [])],
             phase=kind,
             tricks_won=list(observation.get("tricks_won") or [0] * n),
+            dealer=observation.get("dealer"),
             # what the observer sees of the powers' counters and marks; another's secret ones read as 0 or false
             state={(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in observation.get("state", ())},
         )
@@ -315,19 +316,19 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, dec
 def _transfer_picks(setup: GameSetup, zones: dict[str, list[int]], observation: Mapping,
                     decision: Decision | None, rng: random.Random, me: int) -> list[tuple[int, int, int]]:
     """Picks already made this Transfer: the observer's own (known), the earlier seats' (sampled)."""
-    per_seat = setup.transfer_cards
+    passes = tables_of(setup).transfer_plan(*setup.transfer_in(observation["round"]))[0]
+    per_seat = len(passes[me])
     hand = [c["id"] for c in observation["hand"]]
     if decision is not None:
         offered = {o.value for o in decision.options}
         mine = [c for c in hand if c not in offered]
     else:
         mine = []
-    passes = tables_of(setup).transfers
     picks: list[tuple[int, int, int]] = []
     for seat in range(me):
         held = list(zones.get(f"hand:{seat}", ()))
         targets = [receiver for receiver, _ in passes[seat]]
-        for k in range(per_seat):
+        for k in range(len(targets)):
             if held:
                 card = held.pop(rng.randrange(len(held)))
                 picks.append((seat, targets[k], card))

@@ -62,7 +62,7 @@ class Decision:
 
     def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
         self.actor = actor
-        self.kind = kind  # transfer, lead, follow, choose, ask, faction_change, replace_power
+        self.kind = kind  # dealer, transfer, lead, follow, choose, ask, faction_change, replace_power
         self.prompt = prompt
         self.options = options
 
@@ -105,7 +105,7 @@ class Game:
                  "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
-                 "deal_plan")
+                 "deal_plan", "dealer")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads).
@@ -142,7 +142,8 @@ class Game:
         self.transfer_picks: list[tuple[int, int, int]] = []  # (giver, receiver, card)
         self.frames: list[vm.Frame] = []
         self.after_frames = ""
-        self.phase = "setup_round"
+        self.dealer: int | None = None  # who deals the round (the hand's dealer rule; None: nobody deals)
+        self.phase = self._next_round_phase()
         self.decision: Decision | None = None  # waiting for an answer; None once the game is over
         self.history: list[dict] = []
         self.log: list[dict] = []
@@ -371,6 +372,7 @@ class Game:
         game.voids = [set(v) for v in layout.voids]
         game.tricks_won = list(layout.tricks_won) if layout.tricks_won else [0] * game.n
         game.deal_plan = None
+        game.dealer = layout.dealer
         game.state, game.round_ends = dict(layout.state), False
         game.forget_rules()
         game.phase = layout.phase
@@ -525,8 +527,31 @@ class Game:
         return program.power, program.variant, title
 
     # ---------------------------------------------------------- round setup
+    def _next_round_phase(self) -> str:
+        """The phase a round starts with: a dealer's choice first when the hand says the dealer is chosen."""
+        return "choose_dealer" if self.setup.hand.dealer == "chosen" else "setup_round"
+
+    def _phase_choose_dealer(self) -> None:
+        """The previous dealer (round 1: the hand's first dealer) chooses who deals the next round."""
+        chooser = self.setup.hand.first_dealer if self.dealer is None else self.dealer
+        self.phase = "setup_round"
+        self._ask(chooser, "dealer", f"Choose the dealer of round {self.round_no + 1}", self.tables.seat)
+
+    def _answer_dealer(self, d: Decision, seat: int) -> None:
+        self.dealer = seat
+
+    def _deal_by(self) -> int | None:
+        """Who deals the round just begun, by the hand's dealer rule (None: nobody deals)."""
+        hand = self.setup.hand
+        if hand.dealer == "fixed":
+            return hand.first_dealer
+        if hand.dealer == "rotating":
+            return (hand.first_dealer + self.round_no - 1) % self.n
+        return self.dealer  # chosen (asked before the deal), or nobody
+
     def _phase_setup_round(self) -> None:
         self.round_no += 1
+        self.dealer = self._deal_by()
         # Every card goes back out, then the round's deck is shuffled and dealt. The zones
         # are rebuilt whole rather than card by card: this runs once per playout.
         zones = self.zones
@@ -536,7 +561,7 @@ class Game:
         carried = {c for seat in self.carried for c in seat} if any(self.carried) else None
         deck = [c for c in self._round_deck() if c not in carried] if carried else list(self._round_deck())
         shuffle(self.rng, deck)  # rng.shuffle(deck), its draws inlined (base.draws): the same order, the same state
-        per_seat = self.setup.deal[self.n]
+        per_seat = self.setup.hand_size(self.round_no)
         self.loc = loc = ["out"] * len(self.cards)
         for seat, key in enumerate(self.hand_keys):
             hand = zones[key]
@@ -570,6 +595,8 @@ class Game:
         if self.state:
             round_keys = self.setup.round_state
             self.state = {k: v for k, v in self.state.items() if k[0] not in round_keys}
+        if self.record and self.dealer is not None:
+            self._event("dealer", seat=self.dealer)
         if self.record:
             self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
                         reserve=[self.label(c) for c in self.reserve])
@@ -592,15 +619,16 @@ class Game:
         self.after_frames = then
         self.phase = "powers"
 
+    def _transfer_plan(self) -> tuple[tuple, tuple]:
+        """This round's Transfer, as the hand says (CardTables.transfer_plan)."""
+        return self.tables.transfer_plan(*self.setup.transfer_in(self.round_no))
+
     def _transfer_targets(self, seat: int) -> list[int]:
-        """The seats `seat` passes its Transfer cards to, in order."""
-        return [receiver for receiver, _ in self.tables.transfers[seat]]
+        """The seats `seat` passes its Transfer cards to this round, in order."""
+        return [receiver for receiver, _ in self._transfer_plan()[0][seat]]
 
     def _phase_transfer(self) -> None:
-        picks, steps = self.transfer_picks, self.tables.transfer_steps
-        rounds = self.setup.transfer_rounds  # a house rule: the rounds with a Transfer (None: every round)
-        if rounds is not None and self.round_no not in rounds:
-            steps = ()
+        picks, steps = self.transfer_picks, self._transfer_plan()[1]
         while len(picks) < len(steps):
             seat, k, receiver, prompt = steps[len(picks)]
             hand = self.zones[self.hand_keys[seat]]
@@ -613,19 +641,42 @@ class Game:
                 self._ask(seat, "transfer", prompt, pick(self.tables.follow, hand))
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
+        received = self.hand_keys if self.setup.hand.into == "hand" else self.transfer_keys
         for _, receiver, card in picks:
             if card >= 0:
-                self._move(card, self.transfer_keys[receiver])
+                self._move(card, received[receiver])
         if self.record:
             self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
-        if self.round_no == 1:
-            self.active = self._first_leader()
+        self.active = self._round_leader()
         self.phase = "start_trick"
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
-        seat, _, receiver, _ = self.tables.transfer_steps[len(self.transfer_picks)]
+        seat, _, receiver, _ = self._transfer_plan()[1][len(self.transfer_picks)]
         self.transfer_picks.append((seat, receiver, card))
         self._phase_transfer()
+
+    def _round_leader(self) -> int:
+        """Who leads the round's first trick, by the hand's rule for this round (data.hand, docs/boxes.md).
+
+        A power's `next leader` at the start of the round overrides it (Game.designated, read at the trick).
+        """
+        rule = self.setup.hand.first_leader.at(self.round_no)
+        if rule == "best_transfer_card":
+            return self._first_leader()
+        if rule == "fewest_survivors":
+            return min(range(self.n), key=lambda s: (self.population[s], self.last_deltas[s], s))
+        if rule == "dealer":
+            return self.dealer
+        if rule == "dealer_left":
+            return (self.dealer + 1) % self.n
+        kind, what = rule
+        if kind == "seat":
+            return what
+        label = self.tables.label  # the holder of a card: its hand or Transfer zone
+        for seat in range(self.n):
+            if any(label[c] == what for c in self.held(seat)):
+                return seat
+        return 0 if self.dealer is None else (self.dealer + 1) % self.n
 
     def _first_leader(self) -> int:
         """The seat whose received cards rank highest: Faction rank first, then value."""
@@ -652,9 +703,7 @@ class Game:
     # phase is certain (a trick's start, a play, its resolution, a power's answer, a trick's
     # end, a Transfer pick) sets it and runs it at once.
     def _phase_start_trick(self) -> None:
-        n = self.n
         zones = self.zones
-        hand_keys, transfer_keys = self.hand_keys, self.transfer_keys
         for key in self.tables.held_keys:  # (a loop, not any(map(...)): the first hand nearly always holds cards)
             if zones[key]:
                 break
@@ -672,10 +721,7 @@ class Game:
         if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card
             encounter = reserve[0]
             self._move(encounter, "encounter")
-        leader = self.designated if self.designated is not None else self.active
-        self.designated = None
-        while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
-            leader = (leader + 1) % n
+        leader = self._trick_leader()
         named = self.named_lead
         self.trick = Trick(leader, encounter, led=named, named=named is not None)
         self.named_lead = None
@@ -685,6 +731,19 @@ class Game:
                              "leader": leader, "named": named})
         self.phase = "lead"
         self._phase_lead()
+
+    def _trick_leader(self) -> int:
+        """Who leads the trick now starting: the one a power named, else the active Community (the last
+        trick's winner, or the round's first leader); one without cards passes the lead clockwise.
+
+        The one rule of both trick loops: the generated one (kernel.fastpath) calls it too.
+        """
+        zones, hand_keys, transfer_keys = self.zones, self.hand_keys, self.transfer_keys
+        leader = self.designated if self.designated is not None else self.active
+        self.designated = None
+        while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
+            leader = (leader + 1) % self.n
+        return leader
 
     def _legal_options(self, seat: int, options: tuple) -> tuple:
         """The options (from `options`, a per-card table) of the cards `seat` may play now, in the hand's order."""
@@ -1173,7 +1232,7 @@ class Game:
         self._event("faction_change", old=old, new=new)
 
     def _phase_random_power(self) -> None:
-        self.phase = "setup_round"
+        self.phase = self._next_round_phase()
         if not self.setup.options.random_powers:
             return
         pool = [("faction", f) for f in self.setup.candidates]

@@ -59,6 +59,7 @@ KEYS: dict[str, Maker] = {
     "reserve_size": lambda game, seat: len(game.zones["reserve"]),
     "encounter": lambda game, seat: _labels(game, game.zones["encounter"])[0] if game.zones["encounter"] else None,
     "active": lambda game, seat: game.active,
+    "dealer": lambda game, seat: game.dealer,
     "trick": _trick,
     "tricks_won": lambda game, seat: list(game.tricks_won),
     "state": lambda game, seat: game.visible_state(seat) if game.state else [],
@@ -174,9 +175,14 @@ def has_known(observation: Mapping) -> bool:
     return bool(observation.get("expedition_known"))
 
 
+#: Keys shown only in a game that uses what they tell (a game of Happy DayZ's hand has no dealer).
+OPTIONAL: dict[str, Callable[[Any], bool]] = {"dealer": lambda game: game.setup.hand.dealer != "none"}
+
+
 def observe(game, seat: int) -> dict:
-    """The whole observation of `seat`: every key of KEYS, in order."""
-    return {key: make(game, seat) for key, make in KEYS.items()}
+    """The whole observation of `seat`: every key of KEYS, in order (an OPTIONAL one only where it is used)."""
+    return {key: make(game, seat) for key, make in KEYS.items()
+            if key not in OPTIONAL or OPTIONAL[key](game)}
 
 
 __all__ = ["KEYS", "CARD_IDS", "Observation", "card_ids", "seat_view", "has_known", "observe"]

@@ -36,14 +36,10 @@ class CardTables:
     def __init__(self, cards, players: int, transfer_cards: int, direction: str = "both",
                  sides: tuple[str, ...] = SIDES) -> None:
         self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
-        # each seat's Transfer passes, in order: (receiver, the prompt that asks for the card)
-        self.transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, self.seat[receiver].label))
-                                     for receiver in _transfer_targets(seat, players, transfer_cards, direction))
-                               for seat in range(players))
-        # the Transfer picks of a round in the order they are made, seat by seat:
-        # (seat, how many that seat picked before, receiver, prompt)
-        self.transfer_steps = tuple((seat, k, receiver, prompt) for seat in range(players)
-                                    for k, (receiver, prompt) in enumerate(self.transfers[seat]))
+        self.players = players
+        self._transfer_plans: dict[tuple[int, str], tuple[tuple, tuple]] = {}
+        # the box's Transfer (a round's own, if the hand says so: transfer_plan)
+        self.transfers, self.transfer_steps = self.transfer_plan(transfer_cards, direction)
         self.hand_keys, self.transfer_keys, self.expedition_keys = (
             tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
         self.held_keys = self.hand_keys + self.transfer_keys  # the zones a Community plays from
@@ -73,6 +69,27 @@ class CardTables:
         # both sides of each card, or the sides a house rule leaves (GameSetup.sides)
         self.lead = tuple(tuple(Option((i, side), f"{c.label} on {side}") for side in sides)
                           for i, c in enumerate(cards))
+
+
+    def transfer_plan(self, cards: int, to: str) -> tuple[tuple, tuple]:
+        """A Transfer of `cards` cards each `to` (kernel.setup.GameSetup.transfer_in), worked out once:
+
+        (each seat's passes in order: (receiver, the prompt that asks for the card); the picks of the
+        round in the order they are made, seat by seat: (seat, how many that seat picked before,
+        receiver, prompt)). `to` "none" (or 0 cards): no pass at all.
+        """
+        key = (cards, to)
+        plan = self._transfer_plans.get(key)
+        if plan is None:
+            players, seat_options = self.players, self.seat
+            count = 0 if to == "none" else cards
+            transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, seat_options[receiver].label))
+                                    for receiver in _transfer_targets(seat, players, count, to))
+                              for seat in range(players))
+            steps = tuple((seat, k, receiver, prompt) for seat in range(players)
+                          for k, (receiver, prompt) in enumerate(transfers[seat]))
+            plan = self._transfer_plans[key] = (transfers, steps)
+        return plan
 
 
 class _OptionByName(dict):

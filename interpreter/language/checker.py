@@ -390,7 +390,7 @@ class Checker(Visitor):
             self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
 
     def statement_NextLeader(self, s: ast.NextLeader, scope: _Scope) -> None:
-        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER))
+        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER, START))
         self.expect(s.who, scope, COMMUNITY, "the next leader")
 
     def statement_NextLead(self, s: ast.NextLead, scope: _Scope) -> None:

@@ -1,0 +1,109 @@
+"""The hand described in a file drives both trick loops: who deals, how many cards, the Transfer, who leads.
+
+The scripted games tests/games/hand_*.yaml play one hand each, worked out by hand; here the same scenarios
+are played at random both ways (the kernel's loop and the generated one), by every bot to the end, and a
+power's `next leader` at the start of a round is shown to override the hand's first leader.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from happydayz.kernel import fastpath
+from happydayz.kernel.game import Game
+from happydayz.kernel.setup import prepare
+from happydayz.players.agents import play_game
+from happydayz.players.registry import BOTS, make_bots
+
+from conftest import ENV, ROOT
+
+MODS = ROOT / "tests" / "games" / "mods"
+HANDS = ("hand_into_hand", "hand_rotating", "hand_chosen")
+
+
+def _setup(name: str, players: int | None = None, express: bool = False):
+    return prepare(ENV, MODS / f"{name}.scenario.yaml", players=players, express=express)[0]
+
+
+def _random_game(setup, seed: int, fast: bool, monkeypatch) -> Game:
+    monkeypatch.setattr(fastpath, "ENABLED", fast)
+    game = Game(setup, seed)
+    chooser = random.Random(seed)
+    game.play(lambda d: chooser.randrange(len(d.options)))
+    return game
+
+
+@pytest.mark.parametrize("name", HANDS)
+def test_both_loops_play_the_same_games_of_a_hand_described_in_a_file(name, monkeypatch):
+    setup = _setup(name)
+    for seed in range(15):
+        kernel, fast = _random_game(setup, seed, False, monkeypatch), _random_game(setup, seed, True, monkeypatch)
+        assert (kernel.log, kernel.answers, kernel.population) == (fast.log, fast.answers, fast.population)
+    assert fastpath.loop_for(fast) is not None  # (the generated loop did run: no power made it step aside)
+
+
+def test_the_rotating_dealer_deals_the_schedule_of_hand_sizes(monkeypatch):
+    game = _random_game(_setup("hand_rotating"), 3, True, monkeypatch)
+    deals = [e for e in game.log if e["event"] in ("dealer", "deal")]
+    assert [(e["event"], e.get("seat"), [len(h) for h in e.get("hands", [])]) for e in deals] == [
+        ("dealer", 0, []), ("deal", None, [2, 2, 2]), ("dealer", 1, []), ("deal", None, [1, 1, 1])]
+    # the cycle of passes: round 1 to the left, round 2 none
+    assert [[(p["from"], p["to"]) for p in e["passes"]] for e in game.log if e["event"] == "transfer"] == [
+        [(0, 1), (1, 2), (2, 0)], []]
+    # the dealer's left leads each round's first trick
+    firsts = [e["leader"] for i, e in enumerate(game.log) if e["event"] == "encounter"
+              and game.log[i - 1]["event"] in ("transfer", "deal")]
+    assert firsts == [1, 2]
+
+
+def test_cards_passed_into_the_hand_leave_every_transfer_zone_empty():
+    game = Game(_setup("hand_into_hand", express=True), 1)
+    while game.decision.kind == "transfer":
+        game.apply(0)
+    assert [game.zone("transfer", s) for s in range(3)] == [[], [], []]
+    assert [len(game.zone("hand", s)) for s in range(3)] == [2, 2, 2]
+    label = game.tables.label
+    holder = next(s for s in range(3) if any(label[c] == "Scientists 2" for c in game.held(s))) \
+        if any(label[c] == "Scientists 2" for s in range(3) for c in game.held(s)) else 0
+    assert game.decision.actor == holder
+
+
+def test_the_dealer_is_seen_only_in_a_game_with_a_dealer():
+    assert "dealer" not in Game(prepare(ENV, "woodstock-fever/1")[0], 0).observe(0)
+    game = Game(_setup("hand_rotating"), 0)
+    assert game.observe(0)["dealer"] == 0
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_every_bot_plays_a_chosen_dealer_and_a_hand_into_the_hand_to_the_end(bot):
+    for name in ("hand_chosen", "hand_into_hand"):
+        game = Game(_setup(name, express=True), 5)
+        result = play_game(game, make_bots([bot] * 3, 5))
+        assert game.over and result["rounds"] == 1
+        if name == "hand_chosen":
+            assert [e["event"] for e in game.log[:3]] == ["game_start", "decision", "dealer"]
+
+
+OPENER = """power Opener {
+  for faction Plain
+
+  at start of round {
+    next leader left
+  }
+}
+"""
+
+
+def test_next_leader_at_the_start_of_a_round_overrides_the_hands_first_leader(tmp_path: Path):
+    (tmp_path / "opener.power").write_text(OPENER, encoding="utf-8")
+    text = (MODS / "hand_rotating.scenario.yaml").read_text(encoding="utf-8").replace("plain.power", "opener.power")
+    (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+    game = Game(prepare(ENV, tmp_path / "s.yaml")[0], 0)
+    while game.decision.kind == "transfer":
+        game.apply(0)
+    # the hook runs for seats 0, 1, 2 in turn, each naming its left neighbour: the last, seat 2's, is seat 0;
+    # the hand's rule (the dealer's left) would have named seat 1
+    assert (game.decision.kind, game.decision.actor) == ("lead", 0)
