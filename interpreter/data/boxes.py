@@ -59,7 +59,7 @@ D_HAND = "D036"
 D_INTERNAL = "D099"
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # the player counts every box deals for
-MAX_PLAYERS = 6  # a box may also deal for 6 (or a scenario's hand_size house rule deal for any count up to it)
+MAX_PLAYERS = 7  # the one limit of a table: a box may deal for 6 and 7 too (or a hand size deal for any count up to it)
 MAX_CARD_VALUE = 1000
 MAX_CARDS_PER_FACTION = 1000
 # Cards of a user's new Faction when its file gives none: values 1..13, +1 each.

@@ -10,7 +10,7 @@ Actions. The numbers are laid out in blocks (N cards, n Communities, F Factions)
     block        size   answers
     lead         2N     lead card c on side "+" (2c) or "-" (2c + 1)
     card         N      follow with, pass (Transfer) or choose card c
-    seat         n      choose Community s
+    seat         n      choose Community s (a power's choice, or the dealer: a `dealer` decision)
     faction      F      choose a Faction (the setup's Factions, in `factions` order)
     yes, no      2      answer a yes/no question
     stop         1      stop an "up to" choice
@@ -111,6 +111,8 @@ class ActionSpace:
             return self.lead + 2 * card + SIDES.index(side)
         if kind in ("follow", "transfer"):
             return self.card + value
+        if kind == "dealer":
+            return self.seat + value
         if kind in ("faction_change", "replace_power"):
             if value is None:
                 return self.keep
