@@ -107,3 +107,15 @@ def test_next_leader_at_the_start_of_a_round_overrides_the_hands_first_leader(tm
     # the hook runs for seats 0, 1, 2 in turn, each naming its left neighbour: the last, seat 2's, is seat 0;
     # the hand's rule (the dealer's left) would have named seat 1
     assert (game.decision.kind, game.decision.actor) == ("lead", 0)
+
+
+def test_the_dealer_decision_is_numbered_in_the_seat_block_for_learning_agents():
+    from happydayz.kernel.actions import ActionSpace
+
+    setup = _setup("hand_chosen", express=True)
+    game, space = Game(setup, 0), ActionSpace(setup)
+    assert game.decision.kind == "dealer"
+    assert space.legal(game.decision) == [space.seat + s for s in range(3)]
+    assert [space.describe(a) for a in space.legal(game.decision)] == ["Community 0", "Community 1", "Community 2"]
+    game.apply(space.option_index(game.decision, space.seat + 2))
+    assert game.dealer == 2
