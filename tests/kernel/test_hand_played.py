@@ -119,3 +119,4 @@ def test_the_dealer_decision_is_numbered_in_the_seat_block_for_learning_agents()
     assert [space.describe(a) for a in space.legal(game.decision)] == ["Community 0", "Community 1", "Community 2"]
     game.apply(space.option_index(game.decision, space.seat + 2))
     assert game.dealer == 2
+
