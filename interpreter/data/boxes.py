@@ -620,7 +620,8 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
         scenarios.append(Scenario(
             id=f"{box_id}/{number}", title=entry["title"], box=box_id, factions=choices,
             added=tuple(entry.get("added", ())), players=players,
-            source=source, house_rules=house, hand=own, **_switches(entry, "box"),
+            source=source, house_rules=house, hand=own, options=tuple(entry.get("options", {}).items()),
+            **_switches(entry, "box"),
         ))
 
     box = Box(
@@ -937,6 +938,7 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
         source=source,
         house_rules=rules,
         hand=own,
+        options=tuple(data.get("options", {}).items()),
         **_switches(data),
     )
     extended = Library(boxes=boxes, extra_factions={**library.extra_factions, **custom},

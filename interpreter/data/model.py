@@ -110,6 +110,7 @@ class Scenario:
     source: Path | None = None  # the YAML file it came from
     house_rules: HouseRules = HouseRules()
     hand: Hand = Hand()  # its `hand:`, key by key over the box's (data.hand)
+    options: tuple[tuple[str, int | bool], ...] = ()  # `options:`, the values it sets its powers' options to
 
 
 @dataclass(frozen=True)

@@ -156,7 +156,8 @@ class Game:
         self.seen: list[bool] = [False] * len(self.cards)
         self.voids: list[set[str]] = [set() for _ in range(n)]
         self.tricks_won = [0] * n
-        self.state: dict[tuple, object] = {}  # (state key, seat or None) -> the value of a power's counter or mark
+        # (state key, seat or None) -> the value of a power's counter or mark, or of an option (set from the start)
+        self.state: dict[tuple, object] = dict(setup.option_state)
         self.round_ends = False  # a power ended the round: it ends after the trick in progress
         self._in_force: InForce  # set by forget_rules
         self.forget_rules()
@@ -373,7 +374,7 @@ class Game:
         game.tricks_won = list(layout.tricks_won) if layout.tricks_won else [0] * game.n
         game.deal_plan = None
         game.dealer = layout.dealer
-        game.state, game.round_ends = dict(layout.state), False
+        game.state, game.round_ends = {**setup.option_state, **layout.state}, False
         game.forget_rules()
         game.phase = layout.phase
         game._advance()

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from happydayz.base.errors import Diagnostic, GameRuleError, Span, suggest
 from happydayz.data.boxes import MAX_PLAYERS, PLAYER_COUNTS, default_scenario, promo_card, scenario_hand
 from happydayz.data.hand import ByRound, Hand, HandSizeError, hand_problems, round_sizes
+from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
@@ -64,6 +65,7 @@ class GameSetup:
     programs: dict[tuple, object] = field(default_factory=dict)
     state_specs: dict[str, StateSpec] = field(default_factory=dict)  # state key -> the counter or mark declared
     round_state: frozenset[str] = frozenset()  # the keys of those kept for a round only
+    option_state: dict[tuple, object] = field(default_factory=dict)  # (key, None) -> each option's value this game
     kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
 
     @property
@@ -250,6 +252,24 @@ def _index_programs(setup: GameSetup) -> None:
                                   "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
+    _set_options(setup)
+
+
+def _set_options(setup: GameSetup) -> None:
+    """Each option the powers declare, at the scenario's value or its default (a game starts with them set)."""
+    declared = {spec.name: spec.option for spec in setup.state_specs.values() if spec.option is not None}
+    given = dict(setup.scenario.options)
+    for name, value in given.items():
+        problem = option_problem(name, value, declared)
+        if problem:
+            raise setup_error(setup.scenario, f"options.{name}: {problem}")
+    for spec in setup.state_specs.values():
+        if spec.option is not None:
+            value = given.get(spec.name, spec.option)
+            if type(value) is not type(spec.option):  # two powers declare one name as a Number and a Yes/No
+                problem = option_problem(spec.name, value, {spec.name: spec.option})
+                raise setup_error(setup.scenario, f"options.{spec.name}: {problem}")
+            setup.option_state[(spec.key, None)] = value
 
 
 def scenario_span(scenario: Scenario) -> Span:

@@ -329,6 +329,7 @@ class StateDecl(Node):
     per_community: bool
     lifetime: str  # round, game
     visibility: str  # public, secret (seen by its owner only)
+    option: int | bool | None = None  # a scenario option (`option NAME = DEFAULT`): its default; never set in play
 
 
 @dataclass(frozen=True)

@@ -1008,6 +1008,8 @@ class Renderer(Visitor):
         """A counter or a mark as a noun: "your points", "the points of the Community that won the trick",
         "the game's bells" (one for the game), "your mark “warned”", "the mark “alarm”"."""
         label = decl.name.replace("_", " ")
+        if decl.option is not None:
+            return f"the option “{label}”"
         if decl.kind == "mark":
             label = f"mark “{label}”"
         if not decl.per_community:
@@ -1029,8 +1031,8 @@ class Renderer(Visitor):
         return None
 
     def state_test(self, decl: ast.StateDecl, owner: ast.Node | None, ctx: Ctx) -> str:
-        """A mark as a condition: "your mark “warned” is set"."""
-        return f"{self.state_value(decl, owner, ctx)} is set"
+        """A mark as a condition: "your mark “warned” is set" ("the option “x” is on")."""
+        return f"{self.state_value(decl, owner, ctx)} is {'on' if decl.option is not None else 'set'}"
 
     def set_state(self, decl: ast.StateDecl, owner: ast.Node | None, value: ast.Node, ctx: Ctx) -> str:
         target = self.state_value(decl, owner, ctx)
@@ -1382,6 +1384,11 @@ class Renderer(Visitor):
         lines: list[Line] = []
         for d in self.power.state:
             label = d.name.replace("_", " ")
+            if d.option is not None:
+                default = ("on" if d.option else "off") if type(d.option) is bool else str(d.option)
+                kind = "yes or no" if d.kind == "mark" else "a number"
+                lines.append((0, f"the scenario's option “{label}” ({kind}): {default} unless the scenario sets it"))
+                continue
             thing = f"count of {label}" if d.kind == "counter" else f"mark “{label}”"
             secret = "secret " if d.visibility == "secret" else ""
             keeper = "each Community keeps" if d.per_community else "the game keeps"

@@ -171,6 +171,9 @@ class Checker(Visitor):
             if d.visibility == "secret" and not d.per_community:
                 self.sink.error(d.span, f"a secret {d.kind} belongs to one Community: write 'per community'", "C061",
                                 hint=f"{d.kind} {d.name} per community for {d.lifetime} secret")
+            if type(d.option) is str:
+                self.sink.error(d.span, f"an option's default is a whole number, true or false, not '{d.option}'",
+                                "C068", hint=f"option {d.name} = false")
             self.state.setdefault(d.name, d)
 
     def check_items(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> None:
@@ -253,6 +256,7 @@ class Checker(Visitor):
 
     def set_state(self, s: ast.Node, name: str, owner: ast.Node | None, value: ast.Node, scope: _Scope) -> None:
         decl = self.state_declaration(s, name, owner, scope)
+        self.not_an_option(s, decl)
         if decl is not None:
             self.expect(value, scope, INT if decl.kind == "counter" else BOOL, f"the new value of '{name}'")
         else:
@@ -274,8 +278,14 @@ class Checker(Visitor):
     def statement_SetState(self, s: ast.SetState, scope: _Scope) -> None:
         self.set_state(s, s.name, s.owner, s.value, scope)
 
+    def not_an_option(self, s: ast.Node, decl: ast.StateDecl | None) -> None:
+        if decl is not None and decl.option is not None:
+            self.sink.error(s.span, f"'{decl.name}' is an option: the scenario sets it, and it never changes during "
+                                    "a game", "C069", hint=f"declare a counter or a mark to keep a value that changes")
+
     def statement_AddState(self, s: ast.AddState, scope: _Scope) -> None:
         decl = self.state_declaration(s, s.name, s.owner, scope)
+        self.not_an_option(s, decl)
         if decl is not None and decl.kind != "counter":
             self.sink.error(s.span, f"'add' counts up a counter, and '{s.name}' is a mark", "C065",
                             hint=f"write 'set {s.name} = true'")

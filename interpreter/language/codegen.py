@@ -263,7 +263,7 @@ class CodeGenerator(Visitor):
 
     def state_read(self, name: str, owner: str | None) -> str:
         spec = self.state[name]
-        default = "0" if spec.kind == "counter" else "False"
+        default = ("True" if spec.default else "False") if type(spec.default) is bool else _literal(spec.default, int)
         return f"ctx.g.state.get(({_literal(spec.key, str)}, {self.state_owner(spec, owner)}), {default})"
 
     def effect_Declare(self, s: ast.Declare) -> str:

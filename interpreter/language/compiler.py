@@ -112,9 +112,12 @@ class StateSpec:
     per_community: bool
     lifetime: str  # round, game
     visibility: str  # public, secret
+    option: int | bool | None = None  # a scenario option: its declared default (the scenario may set another)
 
     @property
     def default(self) -> int | bool:
+        if self.option is not None:
+            return self.option
         return 0 if self.kind == "counter" else False
 
 
@@ -156,7 +159,7 @@ class Compiler(Visitor):
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
-                                        d.visibility) for d in power.state}
+                                        d.visibility, d.option) for d in power.state}
 
     def type_of(self, node: ast.Node) -> str:
         return self.types[id(node)]

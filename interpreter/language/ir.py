@@ -44,7 +44,8 @@ def power_ir(power: CompiledPower) -> dict:
     }
     if power.state:
         out["state"] = {name: {"kind": spec.kind, "per_community": spec.per_community, "lifetime": spec.lifetime,
-                               "visibility": spec.visibility, "key": spec.key}
+                               "visibility": spec.visibility, "key": spec.key,
+                               **({"option": spec.option} if spec.option is not None else {})}
                         for name, spec in power.state.items()}
     return out
 

@@ -117,6 +117,23 @@ class _ToAst(Transformer):
         return ast.StateDecl(self._span(meta), kind, str(name), options.get("per", False),
                              options.get("for", "game"), options.get("seen", "public"))
 
+    def option_int(self, meta, children):
+        return int(children[0])
+
+    def option_negative(self, meta, children):
+        return -int(children[0])
+
+    def option_word(self, meta, children):
+        word = str(children[0])
+        if word not in ("true", "false"):
+            return word  # not a default an option may have: the checker says so (C068)
+        return word == "true"
+
+    def option_decl(self, meta, children):
+        name, default = children
+        kind = "mark" if type(default) is bool else "counter"
+        return ast.StateDecl(self._span(meta), kind, str(name), False, "game", "public", default)
+
     def bind_faction(self, meta, children):
         return ast.Binding(self._span(meta), "faction", children[0])
 
