@@ -40,7 +40,7 @@ GROUPS = ("self", "others", "everyone", "factions", "reserve", "trick", "encount
 ZONES = ("hand", "transfer", "held", "expedition", "reserve", "discard")
 #: A hook as it is written, by its timing in the syntax tree.
 HOOK_WORDS = {"win": "on win", "play": "on play", "lead": "on lead", "trick": "on trick", "after_trick": "after trick",
-              "start_of_round": "at start of round", "end_of_round": "at end of round", "end_of_game": "at end of game"}
+              "start_of_round": "at start of round", "after_transfer": "after transfer", "end_of_round": "at end of round", "end_of_game": "at end of game"}
 WORD = re.compile(r'"[^"\n]*"|[A-Za-z0-9_][A-Za-z0-9_\'-]*')
 
 

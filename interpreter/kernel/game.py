@@ -313,7 +313,8 @@ class Game:
             won = power.hook_key(variant, "trick")
             if won:
                 in_force.trick_hooks[faction] = won
-        for attr, hook in (("after_keys", "after_trick"), ("start_keys", "start"), ("game_end_keys", "game_end")):
+        for attr, hook in (("after_keys", "after_trick"), ("start_keys", "start"), ("bid_keys", "after_transfer"),
+                           ("game_end_keys", "game_end")):
             setattr(in_force, attr, tuple(k for k in (p.hook_key(v, hook) for p, v in game_wide) if k))
         rules = {f: setup.rules(f, self.variant_of(f)) for f in in_play}
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
@@ -650,6 +651,12 @@ class Game:
             self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
         self.active = self._round_leader()
         self.phase = "start_trick"
+        if self._in_force.bid_keys:  # the bidding moment: each Community in turn, from the round's first leader
+            for key in self._in_force.bid_keys:
+                for seat in self.tables.clockwise[self.active]:
+                    self.frames.append(vm.frame(key, seat))
+            self.after_frames = "start_trick"
+            self.phase = "powers"
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
         seat, _, receiver, _ = self._transfer_plan()[1][len(self.transfer_picks)]

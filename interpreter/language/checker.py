@@ -27,9 +27,10 @@ ELEMENT_OF.update({NUMBERS: INT, SIDES: SIDE})
 # running hook can see (see docs/language.md, "Hooks").
 WIN, END, RULE = "on win", "at end of round", "rule"
 PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at start of round", "at end of game"
+BIDDING = "after transfer"  # the bidding moment: after the Transfer, before the round's first trick
 CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
-                   "start_of_round": START, "end_of_game": GAME_END}
-ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, GAME_END)
+                   "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END}
+ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, BIDDING, GAME_END)
 IN_A_TRICK = (WIN, RULE, PLAY, TRICK, AFTER)  # a trick is on the table (or just won)
 TRICK_WON = (WIN, TRICK, AFTER)
 BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -400,7 +401,7 @@ class Checker(Visitor):
             self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
 
     def statement_NextLeader(self, s: ast.NextLeader, scope: _Scope) -> None:
-        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER, START))
+        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
         self.expect(s.who, scope, COMMUNITY, "the next leader")
 
     def statement_NextLead(self, s: ast.NextLead, scope: _Scope) -> None:

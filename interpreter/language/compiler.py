@@ -38,7 +38,8 @@ OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose"
 
 # A hook's short name (in frame keys and events) by its timing in the syntax tree.
 HOOK_NAMES = {"win": "win", "end_of_round": "end", "play": "play", "lead": "lead", "trick": "trick",
-              "after_trick": "after_trick", "start_of_round": "start", "end_of_game": "game_end"}
+              "after_trick": "after_trick", "start_of_round": "start", "after_transfer": "after_transfer",
+              "end_of_game": "game_end"}
 
 
 @dataclass(frozen=True)

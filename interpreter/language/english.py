@@ -42,6 +42,7 @@ HOOK_TIMING_WORDS = {
     "trick": "when a trick is won, for each card of this Faction you played to it",
     "after_trick": "after every trick, for the Community that won it",
     "start_of_round": "at the start of the round, after the deal",
+    "after_transfer": "after the Transfer, before the round's first trick (the bidding moment)",
     "end_of_game": "at the end of the game, after the last count",
 }
 

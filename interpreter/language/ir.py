@@ -28,7 +28,8 @@ TRICK_RULES = ("wins", "never_wins", "wild", "beats", "leads_only_when", "only_l
 # Every hook's key in the export, by the compiler's short name; `on_win` and `end_of_round` are always
 # there (null when the variant has no such hook), the others only when written.
 HOOK_KEYS = {"win": "on_win", "end": "end_of_round", "play": "on_play", "lead": "on_lead", "trick": "on_trick",
-             "after_trick": "after_trick", "start": "start_of_round", "game_end": "end_of_game"}
+             "after_trick": "after_trick", "start": "start_of_round", "after_transfer": "after_transfer",
+             "game_end": "end_of_game"}
 ALWAYS_EXPORTED_HOOKS = ("win", "end")
 
 

@@ -175,6 +175,9 @@ class _ToAst(Transformer):
     def after_trick(self, meta, children):
         return ast.Hook(self._span(meta), "after_trick", children[0])
 
+    def after_transfer(self, meta, children):
+        return ast.Hook(self._span(meta), "after_transfer", children[0])
+
     def at_start_of_round(self, meta, children):
         return ast.Hook(self._span(meta), "start_of_round", children[0])
 

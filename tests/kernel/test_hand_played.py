@@ -120,3 +120,21 @@ def test_the_dealer_decision_is_numbered_in_the_seat_block_for_learning_agents()
     game.apply(space.option_index(game.decision, space.seat + 2))
     assert game.dealer == 2
 
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_every_bot_bids_at_the_bidding_moment_and_plays_oh_hells_hand_to_the_end(bot):
+    setup = prepare(ENV, ROOT / "docs" / "cookbook" / "oh-hell-hand.scenario.yaml", express=True)[0]
+    game = Game(setup, 2)
+    result = play_game(game, make_bots([bot] * 3, 2))
+    assert game.over and result["rounds"] == 1
+    bids = [e for e in game.log if e["event"] == "decision" and e["decision"] == "choose"]
+    assert [e["actor"] for e in bids] == [1, 2, 0]  # from the dealer's left round to the dealer
+
+
+def test_both_loops_play_the_same_campaigns_with_a_bidding_moment(monkeypatch):
+    setup = prepare(ENV, ROOT / "docs" / "cookbook" / "oh-hell-hand.scenario.yaml")[0]
+    for seed in range(5):
+        kernel, fast = _random_game(setup, seed, False, monkeypatch), _random_game(setup, seed, True, monkeypatch)
+        assert (kernel.log, kernel.answers) == (fast.log, fast.answers)
+        assert [len(h) for h in next(e for e in kernel.log if e["event"] == "deal")["hands"]] == [1, 1, 1]
