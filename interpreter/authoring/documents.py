@@ -368,7 +368,8 @@ def symbols(text: str, path: str | os.PathLike) -> list[Symbol]:
         found += [Symbol("rule " + r.kind.replace("_", " "), "rule", r.span) for r in rules]
         return tuple(sorted(found, key=lambda s: (s.span.line, s.span.column)))
 
-    children = [Symbol(f"{d.kind} {d.name}", "state", d.span) for d in tree.state]
+    children = [Symbol(f"{'option' if d.option is not None else d.kind} {d.name}", "state", d.span)
+                for d in tree.state]
     children += [Symbol(f"variant {v.kind}" + (f' "{v.title}"' if v.title else ""), "variant", v.span,
                         parts(v.hooks, v.rules)) for v in tree.variants]
     children += list(parts(tree.hooks, tree.rules))
