@@ -53,7 +53,8 @@ class GameSetup:
     rounds: int
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
-    # the scenario's house rules the game reads (the deal, rounds, population and Transfer size are above)
+    # the scenario's house rules the game reads (the deal, rounds, population and Transfer size are above);
+    # the older Transfer house rules as written (the game reads them through `hand`, which says them again)
     transfer_direction: str = "both"  # both (left, right, left...), left, right, across (kernel.tables)
     transfer_rounds: frozenset[int] | None = None  # the rounds with a Transfer; None: every round
     encounter: bool = True  # an Encounter card is turned up at each trick
@@ -82,8 +83,7 @@ class GameSetup:
 
     def transfer_in(self, round_no: int) -> tuple[int, str]:
         """(cards each Community passes, to whom) in round `round_no`: (0, "none") for no Transfer."""
-        cards, to = self.hand.transfer_cards.at(round_no), self.hand.transfer_to.at(round_no)
-        return (0, "none") if cards == 0 or to == "none" else (cards, to)
+        return transfer_in(self.hand, round_no)
 
     def program(self, key: tuple):
         """The compiled hook behind a frame's key (power file, variant, hook)."""
@@ -116,7 +116,7 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     if hand.hand_size != "deal":
         deal = dict.fromkeys(deal, hand_sizes[0])  # (what the older house rule hand_size said: one size for all)
     transfer_cards = box.transfer_cards if house.transfer_cards is None else house.transfer_cards
-    if n % 2 and any(setup_transfer(hand, r) == "across" for r in range(1, rounds + 1)):
+    if n % 2 and any(transfer_in(hand, r)[1] == "across" for r in range(1, rounds + 1)):
         raise setup_error(scenario, f"the Transfer passes across the table, but nobody sits across "
                                     f"it in a game of {n}: play with an even number of players")
     seats = [hand.first_dealer] + [rule[1] for rule in hand.first_leader.items if type(rule) is tuple
@@ -220,9 +220,10 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     return setup
 
 
-def setup_transfer(hand: Hand, round_no: int) -> str:
-    """Where the Transfer of round `round_no` goes ("none" when no card is passed)."""
-    return "none" if hand.transfer_cards.at(round_no) == 0 else hand.transfer_to.at(round_no)
+def transfer_in(hand: Hand, round_no: int) -> tuple[int, str]:
+    """(cards each Community passes, to whom) in round `round_no` of a complete hand: (0, "none") for none."""
+    cards, to = hand.transfer_cards.at(round_no), hand.transfer_to.at(round_no)
+    return (0, "none") if cards == 0 or to == "none" else (cards, to)
 
 
 def _binding_words(power: CompiledPower) -> str:
