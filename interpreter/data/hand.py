@@ -18,7 +18,8 @@ from typing import Any, Callable
 #: Who deals: nobody (Happy DayZ), one seat every round, the next seat clockwise each round, or chosen.
 DEALERS = ("none", "fixed", "rotating", "chosen")
 #: The first leader's rules named by a word; {holder: card} and {seat: n} are the other two.
-LEADER_WORDS = ("best_transfer_card", "fewest_survivors", "dealer", "dealer_left")
+LEADER_WORDS = ("best_transfer_card", "fewest_survivors", "dealer", "dealer_left", "auction_winner",
+                "auction_winner_left")
 #: Where the Transfer goes (both: Happy DayZ's, left then right, alternating).
 TRANSFER_TO = ("both", "left", "right", "across", "none")
 SEEN_BY = ("everyone", "giver_and_receiver")
@@ -126,6 +127,22 @@ def _compile_size(text: str) -> Callable[[dict], int]:
 
 
 @dataclass(frozen=True)
+class Auction:
+    """An auction after the Transfer (`hand.auction`, docs/boxes.md): laps in table order from one seat.
+
+    `bids`: ("numbers", low, high) a number; ("factions",) a Faction in play; ("levels", low, high) a level
+    and a Faction. `ends`: 0 for each Community once (one lap), else the passes in a row that end it
+    after a bid (and a lap of passes with no bid). `climbing`: a bid must beat the best one so far.
+    """
+
+    first: Any = "dealer_left"  # who bids first: dealer_left, dealer, or ("seat", n)
+    bids: tuple = ("numbers", 0, 13)
+    ends: int = 0
+    passing: bool = False  # whether a Community may pass
+    climbing: bool = False
+
+
+@dataclass(frozen=True)
 class Hand:
     """What a `hand:` section says; None: not said (the box's, else Happy DayZ's rule)."""
 
@@ -137,6 +154,7 @@ class Hand:
     transfer_to: ByRound | None = None  # of TRANSFER_TO
     seen_by: str | None = None
     into: str | None = None
+    auction: Auction | str | None = None  # "none": no auction (Happy DayZ's; a scenario may say it over a box's)
 
     def over(self, base: "Hand") -> "Hand":
         """This hand's keys, and `base`'s where this one says nothing."""
@@ -151,7 +169,7 @@ class Hand:
 #: transfer_cards has no default here: it is the box's transfer_cards.
 HAPPY_DAYZ = Hand(dealer="none", first_dealer=0, hand_size="deal",
                   first_leader=ByRound(("best_transfer_card", "fewest_survivors")),
-                  transfer_to=ByRound(("both",)), seen_by="everyone", into="transfer_zone")
+                  transfer_to=ByRound(("both",)), seen_by="everyone", into="transfer_zone", auction="none")
 
 
 def by_round(value) -> ByRound:
@@ -191,16 +209,41 @@ def hand_of(data: dict | None) -> Hand:
         transfer_cards=by_round(transfer["cards"]) if "cards" in transfer else None,
         transfer_to=by_round(transfer["to"]) if "to" in transfer else None,
         seen_by=transfer.get("seen_by"), into=transfer.get("into"),
+        auction=(data["auction"] if data["auction"] == "none" else auction_of(data["auction"])) if "auction" in data
+        else None,
     )
+
+
+def auction_of(data: dict) -> Auction:
+    """The Auction an `auction:` mapping says (already checked by the schema)."""
+    bids = data.get("bids", {"numbers": [0, 13]})
+    if "levels" in bids:
+        kind = ("levels", *bids["levels"])
+    elif "numbers" in bids:
+        kind = ("numbers", *bids["numbers"])
+    else:
+        kind = ("factions",)
+    ends = data.get("ends", "each_once")
+    passes = 0 if ends == "each_once" else ends["passes"]
+    first = data.get("from", "dealer_left")
+    return Auction(first=leader_rule(first), bids=kind, ends=passes, passing=data.get("pass", passes > 0),
+                   climbing=data.get("climbing", passes > 0))
 
 
 def hand_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
     """What the schema cannot say of a complete hand: (the paths in `hand:` of the keys at fault, the problem)."""
     problems = []
-    needs_dealer = hand.first_leader is not None and hand.first_leader.uses(lambda r: r in ("dealer", "dealer_left"))
-    if needs_dealer and hand.dealer == "none":
-        problems.append(((("first_leader",), ("dealer",)), "the first leader is the dealer or the dealer's left, but nobody "
-                                            "deals: give the hand a dealer (fixed, rotating or chosen)"))
+    leader = hand.first_leader is not None and hand.first_leader.uses(lambda r: r in ("dealer", "dealer_left"))
+    bidder = isinstance(hand.auction, Auction) and hand.auction.first in ("dealer", "dealer_left")
+    if (leader or bidder) and hand.dealer == "none":
+        at = (("first_leader",),) if leader else (("auction", "from"), ("auction",))
+        problems.append((at + (("dealer",),), "the first leader or the first bidder is the dealer or the dealer's "
+                                              "left, but nobody deals: give the hand a dealer (fixed, rotating or "
+                                              "chosen)"))
+    wants_auction = hand.first_leader is not None and hand.first_leader.uses(lambda r: str(r).startswith("auction"))
+    if wants_auction and not isinstance(hand.auction, Auction):
+        problems.append(((("first_leader",),), "the first leader is the auction's winner, but the hand has no "
+                                               "auction: give it one (auction:)"))
     if (hand.seen_by == "giver_and_receiver") != (hand.into == "hand"):
         problems.append(((("transfer", "seen_by"), ("transfer", "into")), "a Transfer zone lies face up for everyone to see, and a card "
                                                   "passed into the hand is seen by its giver and receiver only: "

@@ -26,7 +26,8 @@ from happydayz.language.compiler import Blind, VariantProgram
 from happydayz.base.errors import GameRuleError
 from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath, observation
-from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.setup import AUCTION_PROGRESS, GameSetup
+from happydayz.language.compiler import AUCTION_STATE
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
 
@@ -649,6 +650,13 @@ class Game:
                 self._move(card, received[receiver])
         if self.record:
             self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
+        if self.setup.hand.auction is not None:
+            self._begin_auction()
+            return
+        self._to_first_trick()
+
+    def _to_first_trick(self) -> None:
+        """The Transfer (and the auction) over: the round's first leader, then the bidding moment's hooks."""
         self.active = self._round_leader()
         self.phase = "start_trick"
         if self._in_force.bid_keys:  # the bidding moment: each Community in turn, from the round's first leader
@@ -657,6 +665,124 @@ class Game:
                     self.frames.append(vm.frame(key, seat))
             self.after_frames = "start_trick"
             self.phase = "powers"
+
+    # ------------------------------------------------------------- the auction
+    # The hand's auction (data.hand.Auction, docs/boxes.md): laps in table order from one seat. What it
+    # has seen is public state of the round (compiler.AUCTION_STATE): the bids made, each Community's
+    # number or level, the winner and its bid; AUCTION_PROGRESS keeps whose turn it is.
+    def _begin_auction(self) -> None:
+        first = self.setup.hand.auction.first
+        if first == "dealer":
+            seat = self.dealer
+        elif first == "dealer_left":
+            seat = (self.dealer + 1) % self.n
+        else:
+            seat = first[1]
+        self.state[(AUCTION_PROGRESS["turn"], None)] = seat
+        self.state[(AUCTION_PROGRESS["passes"], None)] = 0
+        self.state[(AUCTION_STATE["made"], None)] = 0
+        self.phase = "auction"
+
+    def _bid_key(self, value) -> tuple[int, int]:
+        """How a bid ranks: its number or level, then its Faction's rank (the first Faction in play is highest)."""
+        level, faction = value
+        order = [f for f, _ in self.factions]
+        return (level or 0, len(order) - order.index(faction) if faction in order else 0)
+
+    def _best_bid(self) -> tuple | None:
+        state = self.state
+        if (AUCTION_STATE["winner"], None) not in state:
+            return None
+        return (state.get((AUCTION_STATE["contract"], None), 0), state.get((AUCTION_STATE["trump"], None)))
+
+    def _bid_options(self, seat: int) -> list[Option]:
+        """The bids `seat` may make: those the hand's auction offers, above the best one if it climbs, that
+        the powers' `rule bids only when` allow (all of them if those rules would leave none), then pass."""
+        auction = self.setup.hand.auction
+        kind, factions = auction.bids[0], [f for f, _ in self.factions]
+        if kind == "numbers":
+            values = [(n, None) for n in range(auction.bids[1], auction.bids[2] + 1)]
+        elif kind == "factions":
+            values = [(None, f) for f in reversed(factions)]
+        else:
+            values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in reversed(factions)]
+        best = self._best_bid()
+        if auction.climbing and best is not None:
+            floor = self._bid_key(best)
+            values = [v for v in values if self._bid_key(v) > floor]
+        rules = self._bid_rules()
+        if rules:
+            allowed = [v for v in values if self._bid_allowed(rules, seat, v)]
+            values = allowed or values
+        options = [Option(v, str(v[0]) if v[1] is None else v[1] if v[0] is None else f"{v[0]} {v[1]}")
+                   for v in values]
+        if auction.passing and (not rules or self._bid_allowed(rules, seat, "pass") or not options):
+            options.append(Option("pass", "pass"))
+        return options
+
+    def _bid_rules(self) -> tuple:
+        in_force = self._in_force
+        if in_force.bid_rules is None:
+            setup = self.setup
+            programs = [setup.rules(f, self.variant_of(f)) for f in dict.fromkeys(self.factions_in_play())]
+            programs += [setup.added_power[name].variant("basic") for name in self.added]
+            in_force.bid_rules = tuple(p.bids_only_when for p in programs if p.bids_only_when is not None)
+        return in_force.bid_rules
+
+    def _bid_allowed(self, rules: tuple, seat: int, value) -> bool:
+        offer = (0, None, True) if value == "pass" else (value[0] or 0, value[1], False)
+        ctx = vm.Ctx(self, seat, {}, offer=offer)
+        return all(rule(ctx) for rule in rules)
+
+    def _phase_auction(self) -> None:
+        seat = self.state[(AUCTION_PROGRESS["turn"], None)]
+        options = self._bid_options(seat)
+        if not options:  # nothing above the best bid, and no pass: the auction is over
+            self._end_auction()
+            return
+        best = self._best_bid()
+        said = f" (the best so far: {self._bid_label(best)})" if best is not None else ""
+        self._ask(seat, "bid", f"Bid in the auction{said}", options)
+
+    @staticmethod
+    def _bid_label(value) -> str:
+        level, faction = value
+        return str(level) if faction is None else faction if not level else f"{level} {faction}"
+
+    def _answer_bid(self, d: Decision, value) -> None:
+        auction, state, seat = self.setup.hand.auction, self.state, d.actor
+        made = state[(AUCTION_STATE["made"], None)] + 1
+        state[(AUCTION_STATE["made"], None)] = made
+        passes = state[(AUCTION_PROGRESS["passes"], None)]
+        if value == "pass":
+            passes += 1
+        else:
+            passes = 0
+            state[(AUCTION_STATE["bid"], seat)] = value[0] or 0
+            best = self._best_bid()
+            if best is None or self._bid_key(value) > self._bid_key(best):  # (equals: the first one stands)
+                state[(AUCTION_STATE["winner"], None)] = seat
+                state[(AUCTION_STATE["contract"], None)] = value[0] or 0
+                state[(AUCTION_STATE["trump"], None)] = value[1]
+        state[(AUCTION_PROGRESS["passes"], None)] = passes
+        state[(AUCTION_PROGRESS["turn"], None)] = (seat + 1) % self.n
+        n = self.n
+        if auction.ends == 0:
+            over = made >= n
+        else:
+            bid = (AUCTION_STATE["winner"], None) in state
+            over = (bid and passes >= auction.ends) or (not bid and passes >= n) or made >= 50 * n
+        if over:
+            self._end_auction()
+
+    def _end_auction(self) -> None:
+        if self.record:
+            state = self.state
+            winner = state.get((AUCTION_STATE["winner"], None))
+            self._event("auction", winner=winner,
+                        contract=None if winner is None else self._bid_label(self._best_bid()),
+                        bids=[state.get((AUCTION_STATE["bid"], s)) for s in range(self.n)])
+        self._to_first_trick()
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
         seat, _, receiver, _ = self._transfer_plan()[1][len(self.transfer_picks)]
@@ -677,6 +803,11 @@ class Game:
             return self.dealer
         if rule == "dealer_left":
             return (self.dealer + 1) % self.n
+        if rule in ("auction_winner", "auction_winner_left"):  # nobody won: the dealer's left, or Community 0
+            winner = self.state.get((AUCTION_STATE["winner"], None))
+            if winner is None:
+                return 0 if self.dealer is None else (self.dealer + 1) % self.n
+            return winner if rule == "auction_winner" else (winner + 1) % self.n
         kind, what = rule
         if kind == "seat":
             return what

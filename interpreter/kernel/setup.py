@@ -20,7 +20,7 @@ from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import CompiledPower, StateSpec, VariantProgram
+from happydayz.language.compiler import AUCTION_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,8 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
         hand = replace(hand, transfer_cards=ByRound((box.transfer_cards,)))
     for _, problem in hand_problems(hand):
         raise setup_error(scenario, problem)
+    if hand.auction == "none":
+        hand = replace(hand, auction=None)  # (the kernel reads None: no auction)
     n = options.players
     rounds = 1 if options.express else house.rounds or box.campaign_rounds
     deal = dict(box.deal) if hand.hand_size == "deal" else {
@@ -252,8 +254,19 @@ def _index_programs(setup: GameSetup) -> None:
                                   f"both named '{power.name}' and both keep '{spec.name}': give the powers different "
                                   "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
+    if setup.hand.auction is not None:  # the auction's record: public state of the round (kernel.game)
+        for name, key in (*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()):
+            if key in setup.state_specs:
+                raise setup_error(setup.scenario, f"a power named '{key.split(':')[0]}' keeps '{name}', which is the "
+                                                  "auction's: give the power another name")
+            setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
     _set_options(setup)
+
+
+#: What the kernel keeps of an auction in progress, beside its record (compiler.AUCTION_STATE): who bids next,
+#: and the passes in a row.
+AUCTION_PROGRESS = {"turn": "Auction:turn", "passes": "Auction:passes"}
 
 
 def _set_options(setup: GameSetup) -> None:

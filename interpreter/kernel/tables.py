@@ -113,7 +113,7 @@ class InForce:
 
     __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
                  "play_hooks", "trick_hooks", "after_keys", "start_keys", "bid_keys", "game_end_keys", "ruled",
-                 "restricted")
+                 "restricted", "bid_rules")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -131,6 +131,7 @@ class InForce:
         self.after_keys: tuple[tuple, ...] = ()  # the after-trick hooks
         self.start_keys: tuple[tuple, ...] = ()  # the start-of-round hooks
         self.bid_keys: tuple[tuple, ...] = ()  # the after-transfer hooks (the bidding moment)
+        self.bid_rules: tuple | None = None  # the `rule bids only when` conditions of the powers in force
         self.game_end_keys: tuple[tuple, ...] = ()  # the end-of-game hooks
         self.ruled: frozenset[str] = frozenset()  # Factions with a rule that says who wins (wins, wild, beats...)
         self.restricted: frozenset[str] = frozenset()  # Factions with a rule on what may be led or played

@@ -29,6 +29,9 @@ from happydayz.language.visitor import Visitor
 from happydayz.base.resources import data_dir
 
 GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
+#: The built-in names of the hand's auction, read as their nouns (english.NAMES).
+_AUCTION_NAMES = ("offered", "offered_faction", "passing", "bids_so_far", "auction_winner", "winning_bid",
+                  "winning_faction")
 GOLDEN_COMMAND = "python -m happydayz.language.cardtext --write-golden tests/golden/cardtext"
 
 BINDING_WORDS = {
@@ -537,7 +540,7 @@ class Renderer(Visitor):
             return v.label or n.name
         if n.name in self.state:
             return self.state_value(self.state[n.name], None, ctx)
-        return NAMES[n.name] if n.name in ("round", "players") else n.name
+        return NAMES[n.name] if n.name in ("round", "players", *_AUCTION_NAMES) else n.name
 
     def num_BareAttr(self, n: ast.BareAttr, ctx: Ctx) -> str:
         subject = ctx.it[1] if isinstance(ctx.it, tuple) else "it"
@@ -552,6 +555,9 @@ class Renderer(Visitor):
         return f"the {ATTRIBUTE_NOUNS[n.attr]} of {target}"
 
     def num_Call(self, n: ast.Call, ctx: Ctx) -> str:
+        if n.function == "bid_of" and len(n.args) == 1:
+            w = self.who(n.args[0], ctx)
+            return f"the number {w.subj} bid in the auction"
         if n.function == "tricks" and len(n.args) == 1:
             w = self.who(n.args[0], ctx)
             return f"the number of tricks {w.subj} {conj(w, 'have', 'has')} won this round"
@@ -707,6 +713,8 @@ class Renderer(Visitor):
             return self.void_words
         if n.name in ("true", "false"):
             return "always" if n.name == "true" else "never"
+        if v is None and n.name == "passing":
+            return NAMES["passing"]
         if v is None and n.name in self.state:
             return self.state_test(self.state[n.name], None, ctx)
         return f"{(v.label if v and v.label else n.name)} holds"
@@ -1333,6 +1341,9 @@ class Renderer(Visitor):
                     "play)")
         if r.kind == "must_be_played":
             return f"{a_one} must be played when {condition}: a Community holding such a card plays one of them"
+        if r.kind == "bids_only_when":
+            return (f"in the auction, a Community may bid only if {self.cond(r.condition, ctx)} (if no bid it could "
+                    "make fits, this does not apply)")
         raise ValueError(f"unknown rule '{r.kind}'")  # pragma: no cover - the parser makes no other
 
     def trumps(self, a_one: str, condition: ast.Node | None, ctx: Ctx) -> str:

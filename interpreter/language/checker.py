@@ -28,9 +28,10 @@ ELEMENT_OF.update({NUMBERS: INT, SIDES: SIDE})
 WIN, END, RULE = "on win", "at end of round", "rule"
 PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at start of round", "at end of game"
 BIDDING = "after transfer"  # the bidding moment: after the Transfer, before the round's first trick
+AUCTION = "bid rule"  # a `rule bids only when` condition: a bid of the hand's auction is being considered
 CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
                    "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END}
-ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, BIDDING, GAME_END)
+ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, BIDDING, GAME_END, AUCTION)
 IN_A_TRICK = (WIN, RULE, PLAY, TRICK, AFTER)  # a trick is on the table (or just won)
 TRICK_WON = (WIN, TRICK, AFTER)
 BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -57,14 +58,23 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "minus": (SIDE, ANY),
     "true": (BOOL, ANY),
     "false": (BOOL, ANY),
+    # the hand's auction (docs/boxes.md): the bid considered by a `rule bids only when`, and its record
+    "offered": (INT, (AUCTION,)),
+    "offered_faction": (FACTION, (AUCTION,)),
+    "passing": (BOOL, (AUCTION,)),
+    "bids_so_far": (INT, ANY),
+    "auction_winner": (COMMUNITY, ANY),
+    "winning_bid": (INT, ANY),
+    "winning_faction": (FACTION, ANY),
 }
 ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}
 FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population", "player",
-             "position", "tricks", "numbers")
+             "position", "tricks", "numbers", "bid_of")
 MAX_NUMBERS = 50  # the most Numbers `numbers(a, b)` offers (a choice is a decision: a short list)
 # The hooks that belong to a Faction's cards; the others may belong to any power.
 CARD_HOOKS = ("win", "play", "lead", "trick")
-RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played")
+RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played", "bids_only_when")
+GAME_RULES = ("bids_only_when",)  # rules of any power (the others act on a Faction's cards)
 
 
 def is_set(t: str | None) -> bool:
@@ -194,10 +204,10 @@ class Checker(Visitor):
             if rule.kind in kinds:
                 self.sink.error(rule.span, "this rule is written twice here", "C026")
             kinds.add(rule.kind)
-            if self.binding != "faction":
+            if self.binding != "faction" and rule.kind not in GAME_RULES:
                 self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
             if rule.condition is not None:
-                self.context = RULE
+                self.context = AUCTION if rule.kind in GAME_RULES else RULE
                 if rule.kind == "beats":
                     t = self.expr(rule.condition, self.root_scope())
                     if t is not None and as_set(t) != FACTIONS:
@@ -654,6 +664,10 @@ class Checker(Visitor):
         if name == "tricks":
             if arity(1, 1):
                 self.expect(args[0], scope, COMMUNITY, "whose tricks")
+            return INT
+        if name == "bid_of":
+            if arity(1, 1):
+                self.expect(args[0], scope, COMMUNITY, "whose bid")
             return INT
         if name in ("player", "position"):
             if self.context not in IN_A_TRICK:

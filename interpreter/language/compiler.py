@@ -90,6 +90,7 @@ class VariantProgram:
     leads_only_when: Fn | None = None
     only_leads: bool = False
     must_be_played: Fn | None = None
+    bids_only_when: Fn | None = None  # a bid of the hand's auction may be made only when this holds
     sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
 
     @property
@@ -614,6 +615,9 @@ class Compiler(Visitor):
         if name == "tricks":
             f = args[0]
             return lambda ctx: ctx.g.tricks_won[f(ctx)]
+        if name == "bid_of":
+            f, key = args[0], AUCTION_STATE["bid"]
+            return lambda ctx: ctx.g.state.get((key, f(ctx)), 0)
         if name == "player":
             f = args[0]
             return lambda ctx: _player(ctx, f(ctx))
@@ -738,6 +742,11 @@ SHARED_DESTINATIONS = {"reserve_top": ("reserve", "top"), "reserve_bottom": ("re
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
                 ">=": operator.ge}
 
+#: Where the kernel keeps the hand's auction in the game's state (kernel.game, docs/boxes.md): the bids and
+#: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
+AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
+                 "trump": "Auction:trump", "bid": "Auction:bid"}
+
 _BUILTIN_READERS: dict[str, Fn] = {
     "self": lambda ctx: ctx.me,
     "others": lambda ctx: ctx.g.tables.clockwise[ctx.me][1:],
@@ -762,6 +771,13 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "minus": lambda ctx: "-",
     "true": lambda ctx: True,
     "false": lambda ctx: False,
+    "offered": lambda ctx: ctx.offer[0],
+    "offered_faction": lambda ctx: ctx.offer[1],
+    "passing": lambda ctx: ctx.offer[2],
+    "bids_so_far": lambda ctx: ctx.g.state.get((AUCTION_STATE["made"], None), 0),
+    "auction_winner": lambda ctx: ctx.g.state.get((AUCTION_STATE["winner"], None), 0),
+    "winning_bid": lambda ctx: ctx.g.state.get((AUCTION_STATE["contract"], None), 0),
+    "winning_faction": lambda ctx: ctx.g.state.get((AUCTION_STATE["trump"], None)),
 }
 
 

@@ -214,6 +214,9 @@ class _ToAst(Transformer):
     def rule_beats(self, meta, children):
         return ast.Rule(self._span(meta), "beats", children[0])
 
+    def rule_bids_only_when(self, meta, children):
+        return ast.Rule(self._span(meta), "bids_only_when", children[0])
+
     def rule_leads_only_when(self, meta, children):
         return ast.Rule(self._span(meta), "leads_only_when", children[0])
 

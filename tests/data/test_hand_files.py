@@ -49,7 +49,7 @@ def _hand_keys() -> list[str]:
 
 def test_the_schema_has_the_hand_keys_the_docs_describe():
     assert _hand_keys() == ["dealer", "first_dealer", "hand_size", "first_leader", "transfer.cards", "transfer.to",
-                            "transfer.seen_by", "transfer.into"]
+                            "transfer.seen_by", "transfer.into", "auction"]
 
 
 def test_every_key_of_the_hand_is_a_row_of_the_defaults_table_in_rules_md():
@@ -124,8 +124,18 @@ def test_a_size_expression_below_one_card_in_a_round_played_is_refused(tmp_path,
 
 def test_the_dealer_leads_needs_a_dealer(tmp_path, library):
     assert problems(tmp_path, "hand: {first_leader: dealer_left}\n", library) == [
-        "3:22: error[D036]: hand.first_leader: the first leader is the dealer or the dealer's left, but nobody "
-        "deals: give the hand a dealer (fixed, rotating or chosen)"]
+        "3:22: error[D036]: hand.first_leader: the first leader or the first bidder is the dealer or the dealer's "
+        "left, but nobody deals: give the hand a dealer (fixed, rotating or chosen)"]
+
+
+def test_an_auction_from_the_dealers_left_needs_a_dealer_and_its_winner_an_auction(tmp_path, library):
+    assert problems(tmp_path, "hand:\n  first_leader: auction_winner\n  auction: {bids: {factions: true}}\n",
+                    library) == [
+        "5:12: error[D036]: hand.auction: the first leader or the first bidder is the dealer or the dealer's left, "
+        "but nobody deals: give the hand a dealer (fixed, rotating or chosen)"]
+    assert problems(tmp_path, "hand: {first_leader: auction_winner_left}\n", library) == [
+        "3:22: error[D036]: hand.first_leader: the first leader is the auction's winner, but the hand has no auction: "
+        "give it one (auction:)"]
 
 
 def test_cards_passed_into_the_hand_are_not_seen_by_everyone(tmp_path, library):

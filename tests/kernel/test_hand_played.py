@@ -36,12 +36,19 @@ def _random_game(setup, seed: int, fast: bool, monkeypatch) -> Game:
     return game
 
 
-@pytest.mark.parametrize("name", HANDS)
-def test_both_loops_play_the_same_games_of_a_hand_described_in_a_file(name, monkeypatch):
-    setup = _setup(name)
-    for seed in range(15):
+def _both_loops(setup, seeds: int, monkeypatch) -> list[Game]:
+    """Games of `setup` played at random by the kernel's loop and by the generated one: the same, each seed."""
+    games = []
+    for seed in range(seeds):
         kernel, fast = _random_game(setup, seed, False, monkeypatch), _random_game(setup, seed, True, monkeypatch)
         assert (kernel.log, kernel.answers, kernel.population) == (fast.log, fast.answers, fast.population)
+        games.append(fast)
+    return games
+
+
+@pytest.mark.parametrize("name", HANDS)
+def test_both_loops_play_the_same_games_of_a_hand_described_in_a_file(name, monkeypatch):
+    fast = _both_loops(_setup(name), 15, monkeypatch)[-1]
     assert fastpath.loop_for(fast) is not None  # (the generated loop did run: no power made it step aside)
 
 
@@ -134,7 +141,46 @@ def test_every_bot_bids_at_the_bidding_moment_and_plays_oh_hells_hand_to_the_end
 
 def test_both_loops_play_the_same_campaigns_with_a_bidding_moment(monkeypatch):
     setup = prepare(ENV, ROOT / "docs" / "cookbook" / "oh-hell-hand.scenario.yaml")[0]
-    for seed in range(5):
-        kernel, fast = _random_game(setup, seed, False, monkeypatch), _random_game(setup, seed, True, monkeypatch)
-        assert (kernel.log, kernel.answers) == (fast.log, fast.answers)
-        assert [len(h) for h in next(e for e in kernel.log if e["event"] == "deal")["hands"]] == [1, 1, 1]
+    for game in _both_loops(setup, 5, monkeypatch):
+        assert [len(h) for h in next(e for e in game.log if e["event"] == "deal")["hands"]] == [1, 1, 1]
+
+
+AUCTIONS = ("hand_auction", "hand_auction_climbing")
+
+
+@pytest.mark.parametrize("name", AUCTIONS)
+def test_both_loops_play_the_same_auctions(name, monkeypatch):
+    for game in _both_loops(_setup(name), 10, monkeypatch):
+        assert sum(e["event"] == "auction" for e in game.log) == len(game.history)
+
+
+@pytest.mark.parametrize("name", AUCTIONS)
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_every_bot_bids_in_an_auction_to_the_end_of_the_game(name, bot):
+    game = Game(_setup(name, express=True), 3)
+    result = play_game(game, make_bots([bot] * 3, 3))
+    assert game.over and result["rounds"] == 1
+    assert [e["event"] for e in game.log].count("auction") == 1
+
+
+@pytest.mark.parametrize("name", AUCTIONS)
+def test_every_bid_is_numbered_for_learning_agents(name):
+    from happydayz.kernel.actions import ActionSpace
+
+    setup = _setup(name, express=True)
+    game, space = Game(setup, 0), ActionSpace(setup)
+    while game.decision is not None and game.decision.kind == "bid":
+        legal = space.legal(game.decision)
+        assert len(legal) == len(game.decision.options) and all(space.bid <= a < space.size for a in legal)
+        assert sorted(space.describe(a) for a in legal) == sorted(
+            o.label if o.label == "pass" else f"bid {o.label}" for o in game.decision.options)
+        game.apply(space.option_index(game.decision, legal[-1]))
+    assert game.decision.kind == "lead"
+
+
+def test_the_auction_is_public_state_of_the_round():
+    game = Game(_setup("hand_auction_climbing", express=True), 0)
+    game.apply(game.decision.index_of_label("1 Plain"))
+    seen = {(s["name"], s["seat"]): s["value"] for s in game.observe(2)["state"]}
+    assert (seen[("winner", None)], seen[("contract", None)], seen[("trump", None)], seen[("bid", 0)]) == (
+        0, 1, "Plain", 1)
