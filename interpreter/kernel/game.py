@@ -27,7 +27,7 @@ from happydayz.base.errors import GameRuleError
 from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath, observation
 from happydayz.kernel.setup import AUCTION_PROGRESS, GameSetup
-from happydayz.language.compiler import AUCTION_STATE
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
 
@@ -598,8 +598,10 @@ class Game:
         if self.state:
             round_keys = self.setup.round_state
             self.state = {k: v for k, v in self.state.items() if k[0] not in round_keys}
-        if self.record and self.dealer is not None:
-            self._event("dealer", seat=self.dealer)
+        if self.dealer is not None:
+            self.state[(DEALER_STATE, None)] = self.dealer  # what the powers read as `dealer`
+            if self.record:
+                self._event("dealer", seat=self.dealer)
         if self.record:
             self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
                         reserve=[self.label(c) for c in self.reserve])

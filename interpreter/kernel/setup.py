@@ -20,7 +20,7 @@ from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import AUCTION_STATE, CompiledPower, StateSpec, VariantProgram
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -254,8 +254,11 @@ def _index_programs(setup: GameSetup) -> None:
                                   f"both named '{power.name}' and both keep '{spec.name}': give the powers different "
                                   "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
-    if setup.hand.auction is not None:  # the auction's record: public state of the round (kernel.game)
-        for name, key in (*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()):
+    kept = [*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()] if setup.hand.auction is not None else []
+    if setup.hand.dealer != "none":
+        kept.append(("dealer", DEALER_STATE))
+    if kept:  # the hand's record (the dealer, the auction): public state of the round (kernel.game)
+        for name, key in kept:
             if key in setup.state_specs:
                 raise setup_error(setup.scenario, f"a power named '{key.split(':')[0]}' keeps '{name}', which is the "
                                                   "auction's: give the power another name")

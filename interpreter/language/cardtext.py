@@ -31,7 +31,7 @@ from happydayz.base.resources import data_dir
 GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
 #: The built-in names of the hand's auction, read as their nouns (english.NAMES).
 _AUCTION_NAMES = ("offered", "offered_faction", "passing", "bids_so_far", "auction_winner", "winning_bid",
-                  "winning_faction")
+                  "winning_faction", "dealer")
 GOLDEN_COMMAND = "python -m happydayz.language.cardtext --write-golden tests/golden/cardtext"
 
 BINDING_WORDS = {

@@ -66,6 +66,7 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "auction_winner": (COMMUNITY, ANY),
     "winning_bid": (INT, ANY),
     "winning_faction": (FACTION, ANY),
+    "dealer": (COMMUNITY, ANY),  # the round's dealer (Community 0 in a hand without one)
 }
 ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}
 FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population", "player",

@@ -746,6 +746,8 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": op
 #: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
 AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
                  "trump": "Auction:trump", "bid": "Auction:bid"}
+#: Where the kernel keeps the round's dealer in the game's state (a hand with a dealer: docs/boxes.md).
+DEALER_STATE = "Hand:dealer"
 
 _BUILTIN_READERS: dict[str, Fn] = {
     "self": lambda ctx: ctx.me,
@@ -778,6 +780,7 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "auction_winner": lambda ctx: ctx.g.state.get((AUCTION_STATE["winner"], None), 0),
     "winning_bid": lambda ctx: ctx.g.state.get((AUCTION_STATE["contract"], None), 0),
     "winning_faction": lambda ctx: ctx.g.state.get((AUCTION_STATE["trump"], None)),
+    "dealer": lambda ctx: ctx.g.state.get((DEALER_STATE, None), 0),
 }
 
 

@@ -145,7 +145,7 @@ def test_both_loops_play_the_same_campaigns_with_a_bidding_moment(monkeypatch):
         assert [len(h) for h in next(e for e in game.log if e["event"] == "deal")["hands"]] == [1, 1, 1]
 
 
-AUCTIONS = ("hand_auction", "hand_auction_climbing")
+AUCTIONS = ("hand_auction", "hand_auction_climbing", "hand_auction_pickup")
 
 
 @pytest.mark.parametrize("name", AUCTIONS)
