@@ -184,3 +184,14 @@ def test_the_auction_is_public_state_of_the_round():
     seen = {(s["name"], s["seat"]): s["value"] for s in game.observe(2)["state"]}
     assert (seen[("winner", None)], seen[("contract", None)], seen[("trump", None)], seen[("bid", 0)]) == (
         0, 1, "Plain", 1)
+
+
+def test_both_loops_and_every_bot_play_hearts_hand(monkeypatch):
+    """The cookbook's Hearts: the holder of a card leads, a cycle of passes into the hand, an option."""
+    setup = prepare(ENV, ROOT / "docs" / "cookbook" / "hearts-hand.scenario.yaml")[0]
+    for game in _both_loops(setup, 5, monkeypatch):
+        assert [len(e["passes"]) for e in game.log if e["event"] == "transfer"] == [3, 3]
+    for bot in sorted(BOTS):
+        game = Game(setup, 1)
+        play_game(game, make_bots([bot] * 3, 1))
+        assert game.over and len(game.history) == 2
