@@ -149,9 +149,10 @@ class Narrator:
         if self.game.setup.hand.into != "hand":  # face up in the receiver's Transfer zone: everyone sees it
             return [f"{self.community(p['from'])} passes {self.card(p['card'])} to "
                     f"{self.zone('transfer:' + str(p['to']))}." for p in e["passes"]]
-        # into the receiver's hand: only the giver and the receiver know the card
+        # into the receiver's hand: only the giver and the receiver know the card, unless everyone sees it
+        everyone = self.game.setup.hand.seen_by == "everyone"
         return [f"{self.community(p['from'])} passes "
-                f"{self.card(p['card']) if self.viewer in (None, p['from'], p['to']) else 'a card'} to "
+                f"{self.card(p['card']) if everyone or self.viewer in (None, p['from'], p['to']) else 'a card'} to "
                 f"{self.zone('hand:' + str(p['to']))}." for p in e["passes"]]
 
     def _encounter(self, e: dict) -> list[str]:

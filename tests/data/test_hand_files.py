@@ -138,11 +138,10 @@ def test_an_auction_from_the_dealers_left_needs_a_dealer_and_its_winner_an_aucti
         "give it one (auction:)"]
 
 
-def test_cards_passed_into_the_hand_are_not_seen_by_everyone(tmp_path, library):
-    assert problems(tmp_path, "hand:\n  transfer: {into: hand}\n", library) == [
-        "4:20: error[D036]: hand.transfer.into: a Transfer zone lies face up for everyone to see, and a card "
-        "passed into the hand is seen by its giver and receiver only: write seen_by: everyone with into: "
-        "transfer_zone, or seen_by: giver_and_receiver with into: hand"]
+def test_a_face_up_transfer_zone_cannot_be_seen_by_two_only(tmp_path, library):
+    assert problems(tmp_path, "hand:\n  transfer: {seen_by: giver_and_receiver}\n", library) == [
+        "4:23: error[D036]: hand.transfer.seen_by: a Transfer zone lies face up for everyone to see: cards seen by "
+        "their giver and receiver only go into the hand (into: hand)"]
 
 
 def test_the_older_house_rule_and_the_hand_may_not_both_say_the_hand_size(tmp_path, library):

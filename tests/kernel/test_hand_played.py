@@ -195,3 +195,45 @@ def test_both_loops_and_every_bot_play_hearts_hand(monkeypatch):
         game = Game(setup, 1)
         play_game(game, make_bots([bot] * 3, 1))
         assert game.over and len(game.history) == 2
+
+
+def _into_hand_game(tmp_path: Path, seen_by: str) -> Game:
+    text = (MODS / "hand_into_hand.scenario.yaml").read_text(encoding="utf-8").replace(
+        "seen_by: giver_and_receiver", f"seen_by: {seen_by}")
+    (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "plain.power").write_text((MODS / "plain.power").read_text(encoding="utf-8"), encoding="utf-8")
+    game = Game(prepare(ENV, tmp_path / "s.yaml", express=True)[0], 1)
+    game.rig_deal({0: [_card(game, "Scientists 9"), _card(game, "Plain 4")],
+                   1: [_card(game, "Scientists 2"), _card(game, "Plain 10")],
+                   2: [_card(game, "Scientists 5"), _card(game, "Plain 7")]}, [])
+    for label in ("Plain 4", "Plain 10", "Scientists 5"):  # each to its right neighbour, into the hand
+        game.apply(game.decision.index_of_label(label))
+    return game
+
+
+def _card(game: Game, label: str) -> int:
+    return game.tables.label.index(label)
+
+
+@pytest.mark.parametrize("seen_by, known_to_seat_0", [
+    ("everyone", [[], [{"id": 14, "label": "Scientists 5"}], [{"id": 26, "label": "Plain 4"}]]),
+    ("giver_and_receiver", [[], [], [{"id": 26, "label": "Plain 4"}]]),
+])
+def test_who_knows_a_card_passed_into_a_hand(tmp_path, seen_by, known_to_seat_0):
+    game = _into_hand_game(tmp_path, seen_by)
+    shown = game.observe(0)["hands_known"]
+    assert [[c["label"] for c in seat] for seat in shown] == [[c["label"] for c in seat] for seat in known_to_seat_0]
+    assert "hands_known" not in Game(_setup("hand_rotating"), 0).observe(0)
+
+
+def test_a_sampled_state_keeps_the_cards_known_in_a_hand_there(tmp_path):
+    from happydayz.kernel.determinize import Sampler
+
+    game = _into_hand_game(tmp_path, "everyone")
+    seat = game.decision.actor  # (the Community that decides samples what it cannot see)
+    assert any(game.observe(seat)["hands_known"])
+    sampler = Sampler(game.setup, game.observe(seat), game.decision)
+    for s in range(20):
+        sampled = sampler.sample(random.Random(s))
+        for other, cards in enumerate(game.observe(seat)["hands_known"]):
+            assert {c["id"] for c in cards} <= set(sampled.zone("hand", other))
