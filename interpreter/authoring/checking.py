@@ -13,6 +13,7 @@ from pathlib import Path
 from happydayz.base.errors import Diagnostic, DiagnosticSink, HappyError, Span
 from happydayz.base.safeyaml import load_yaml
 from happydayz.data.boxes import check_data_file, detect_kind, load_scenario_file
+from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import Library
 from happydayz.kernel.scripted import check_script, is_script
@@ -93,6 +94,7 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
                                        f"factions[{index}]: the power of {choice.faction} has no variants, "
                                        f"so it cannot be played as '{choice.variant}'", "D033",
                                        hint=f"write the three variants in {power_path.name}, or play it as basic"))
+    problems += _option_problems(doc, scenario, extended, trees)
     for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
         power = extended.extra_added.get(entry["name"])
         if power is None:
@@ -109,6 +111,30 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
                                        f"added_powers[{index}].power: {power_path.name} is {bound}, so it cannot be "
                                        f"the added power {entry['name']}", "D034",
                                        hint=f"begin {power_path.name} with 'power ... {{ added'"))
+    return problems
+
+
+def _option_problems(doc, scenario, extended: Library, trees: dict) -> list[Diagnostic]:
+    """The scenario's `options:` against the options its powers declare (D037), at each value's place."""
+    if not scenario.options:
+        return []
+    declared: dict[str, int | bool] = {}
+    files = [extended.all_factions()[c.faction].power_file for c in scenario.factions
+             if c.faction in extended.all_factions()]
+    added = extended.all_added_powers()
+    files += [added[name].power_file for name in scenario.added if name in added]
+    for file in files:
+        path = Path(file).resolve()
+        try:
+            tree = trees[path] if path in trees else parse_file(path)
+        except HappyError:
+            continue  # reported when the power file is checked
+        declared.update((d.name, d.option) for d in tree.state if d.option is not None and type(d.option) is not str)
+    problems = []
+    for name, value in scenario.options:
+        problem = option_problem(name, value, declared)
+        if problem:
+            problems.append(Diagnostic(doc.span(("options", name)), f"options.{name}: {problem}", "D037"))
     return problems
 
 

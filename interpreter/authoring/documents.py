@@ -40,7 +40,7 @@ GROUPS = ("self", "others", "everyone", "factions", "reserve", "trick", "encount
 ZONES = ("hand", "transfer", "held", "expedition", "reserve", "discard")
 #: A hook as it is written, by its timing in the syntax tree.
 HOOK_WORDS = {"win": "on win", "play": "on play", "lead": "on lead", "trick": "on trick", "after_trick": "after trick",
-              "start_of_round": "at start of round", "end_of_round": "at end of round", "end_of_game": "at end of game"}
+              "start_of_round": "at start of round", "after_transfer": "after transfer", "end_of_round": "at end of round", "end_of_game": "at end of game"}
 WORD = re.compile(r'"[^"\n]*"|[A-Za-z0-9_][A-Za-z0-9_\'-]*')
 
 
@@ -368,7 +368,8 @@ def symbols(text: str, path: str | os.PathLike) -> list[Symbol]:
         found += [Symbol("rule " + r.kind.replace("_", " "), "rule", r.span) for r in rules]
         return tuple(sorted(found, key=lambda s: (s.span.line, s.span.column)))
 
-    children = [Symbol(f"{d.kind} {d.name}", "state", d.span) for d in tree.state]
+    children = [Symbol(f"{'option' if d.option is not None else d.kind} {d.name}", "state", d.span)
+                for d in tree.state]
     children += [Symbol(f"variant {v.kind}" + (f' "{v.title}"' if v.title else ""), "variant", v.span,
                         parts(v.hooks, v.rules)) for v in tree.variants]
     children += list(parts(tree.hooks, tree.rules))

@@ -26,6 +26,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, suggest
+from happydayz.data.hand import Hand, HandSizeError, HAPPY_DAYZ, hand_of, hand_problems, legacy_hand, round_sizes
 from happydayz.data.model import (
     AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, HouseRules, Library, PromoDef, Scenario,
 )
@@ -55,10 +56,11 @@ D_UNKNOWN_BOX = "D030"
 D_UNKNOWN_SCENARIO = "D031"
 D_PLAYERS = "D032"
 D_HOUSE_RULE = "D035"
+D_HAND = "D036"
 D_INTERNAL = "D099"
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # the player counts every box deals for
-MAX_PLAYERS = 6  # a box may also deal for 6 (or a scenario's hand_size house rule deal for any count up to it)
+MAX_PLAYERS = 7  # the one limit of a table: a box may deal for 6 and 7 too (or a hand size deal for any count up to it)
 MAX_CARD_VALUE = 1000
 MAX_CARDS_PER_FACTION = 1000
 # Cards of a user's new Faction when its file gives none: values 1..13, +1 each.
@@ -414,6 +416,42 @@ def house_rules(entry: dict) -> HouseRules:
     )
 
 
+def _hand(doc: Document, here: tuple, entry: dict, sink: DiagnosticSink) -> Hand:
+    """The `hand:` of a box or scenario entry at `here` (a hand-size expression that is not allowed: D036)."""
+    try:
+        return hand_of(entry.get("hand"))
+    except HandSizeError as exc:
+        where = here + ("hand", "hand_size")
+        span = doc.span(where)
+        lines = doc.text.splitlines()
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        quoted = line[span.column - 1:span.column] in ("'", '"')  # the expression starts after its quote
+        sink.error(Span(span.file, span.line, span.column + quoted + exc.column), f"{format_path(where)}: {exc}",
+                   D_HAND, "see docs/boxes.md, 'The hand', for what an expression may say")
+        return hand_of({key: value for key, value in entry["hand"].items() if key != "hand_size"})  # the rest
+
+
+def scenario_hand(box_hand: Hand, rules: HouseRules, own: Hand) -> Hand:
+    """The hand a scenario plays: its own keys, over its older house rules, over its box's, over Happy DayZ's."""
+    legacy = legacy_hand(rules.hand_size, rules.transfer_cards, rules.transfer_direction, rules.transfer_rounds)
+    return own.over(legacy.over(box_hand.over(HAPPY_DAYZ)))
+
+
+def _check_hand(doc: Document, here: tuple, entry: dict, hand: Hand, sink: DiagnosticSink) -> None:
+    """What the schema cannot say of the hand a box or scenario entry plays (D036), at `here` + hand."""
+    house = entry.get("house_rules", {})
+    own = entry.get("hand", {})
+    for old, new in (("hand_size", "hand_size"), ("transfer", "transfer")):
+        if old in house and new in own:
+            where = here + ("hand", new)
+            sink.error(doc.span(where), f"{format_path(where)}: the house rule {old} says this too: "
+                                        f"keep one of them", D_HAND, f"remove house_rules.{old}")
+    for paths, message in hand_problems(hand):  # (at the first of the keys at fault that this entry says)
+        where = next((here + ("hand",) + p for p in paths if here + ("hand",) + p in doc.values),
+                     here + ("hand",) + paths[0])
+        sink.error(doc.span(where), f"{format_path(where)}: {message}", D_HAND)
+
+
 def _deck_size(box: Box, entries: Iterable, factions: dict[str, FactionDef]) -> int | None:
     """Cards in the first round's deck: the box's always-in-play Factions and those listed (None: unknown)."""
     total = 0
@@ -426,10 +464,11 @@ def _deck_size(box: Box, entries: Iterable, factions: dict[str, FactionDef]) -> 
 
 
 def _check_house_rules(doc: Document, here: tuple, entry: dict, rules: HouseRules, box: Box,
-                       deck: int | None, sink: DiagnosticSink) -> None:
-    """What the schema cannot say of a scenario's house rules: they must fit its box, players and deck.
+                       deck: int | None, sink: DiagnosticSink, hand: Hand) -> None:
+    """What the schema cannot say of a scenario's house rules and hand: they must fit its box, players and deck.
 
-    `here` is the path of the scenario entry (() for a scenario file); `deck` the cards of its first deal, if known.
+    `here` is the path of the scenario entry (() for a scenario file); `deck` the cards of its first deal, if
+    known; `hand` the hand it plays (scenario_hand).
     """
     at = here + ("house_rules",)
     players = entry.get("players")
@@ -439,16 +478,37 @@ def _check_house_rules(doc: Document, here: tuple, entry: dict, rules: HouseRule
             where = at + ("transfer", "rounds", index)
             sink.error(doc.span(where), f"{format_path(where)}: round {number} is never played: the campaign "
                                         f"has {rounds} round{'s' if rounds != 1 else ''}", D_HOUSE_RULE)
-    if rules.transfer_direction == "across" and players is not None and players % 2:
-        where = at + ("transfer", "direction")
+    if players is None:
+        return
+    said = "hand" in entry and "transfer" in entry["hand"] and "to" in entry["hand"]["transfer"]
+    if players % 2 and hand.transfer_to.uses("across".__eq__) and (said or rules.transfer_direction == "across"):
+        where = here + ("hand", "transfer", "to") if said else at + ("transfer", "direction")
         sink.error(doc.span(where), f"{format_path(where)}: nobody sits across the table in a game of {players}: "
                                     f"'across' needs an even number of players", D_HOUSE_RULE,
                    "choose left, right or both, or an even number of players")
-    hand = rules.hand_size if rules.hand_size is not None else box.deal.get(players)
-    if players is not None and hand is not None and deck is not None and hand * players > deck:
-        where = at + ("hand_size",) if rules.hand_size is not None else here + ("players",)
-        sink.error(doc.span(where), f"{format_path(where)}: {players} Communities dealt {hand} cards each need "
-                                    f"{hand * players} cards, but the deck of this scenario has {deck}",
+    seats = [("first_dealer", hand.first_dealer)] + [("first_leader", rule[1]) for rule in hand.first_leader.items
+                                                      if type(rule) is tuple and rule[0] == "seat"]
+    for key, seat in seats:
+        if seat >= players:
+            where = here + ("hand", key)
+            sink.error(doc.span(where), f"{format_path(where)}: there is no seat {seat} in a game of {players} "
+                                        f"(seats 0 to {players - 1})", D_HAND)
+    try:
+        sizes = round_sizes(hand, box.deal, players, rounds)
+    except KeyError:
+        return  # no deal for that many players: D032, reported where players is read
+    except HandSizeError as exc:
+        where = here + ("hand", "hand_size")
+        sink.error(doc.span(where), f"{format_path(where)}: {exc}", D_HAND)
+        return
+    biggest = max(sizes)
+    if deck is not None and biggest * players > deck:
+        if "hand" in entry and "hand_size" in entry["hand"]:
+            where = here + ("hand", "hand_size")
+        else:
+            where = at + ("hand_size",) if rules.hand_size is not None else here + ("players",)
+        sink.error(doc.span(where), f"{format_path(where)}: {players} Communities dealt {biggest} cards each need "
+                                    f"{biggest * players} cards, but the deck of this scenario has {deck}",
                    D_HOUSE_RULE, "deal fewer cards, or play with fewer Communities")
 
 
@@ -488,6 +548,9 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
     if missing:
         sink.error(doc.span(("deal",)), "deal: no entry for " + ", ".join(f"{p}" for p in missing)
                    + " players", D_DEAL)
+
+    box_hand = _hand(doc, (), data, sink)
+    _check_hand(doc, (), data, box_hand.over(HAPPY_DAYZ), sink)
 
     # factions
     names_seen: dict[str, tuple] = {}
@@ -551,21 +614,25 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
         choices = tuple(FactionChoice(*_entry_name(item)[:2]) for item in entry["factions"])
         players = entry.get("players")
         house = house_rules(entry)
-        if players is not None and players not in deal and house.hand_size is None:
+        own = _hand(doc, here, entry, sink)
+        _check_hand(doc, here, entry, scenario_hand(box_hand, house, own), sink)
+        if players is not None and players not in deal and scenario_hand(box_hand, house, own).hand_size == "deal":
             sink.error(doc.span(here + ("players",)),
                        f"{format_path(here)}.players: the deal table has no entry for {players} players", D_PLAYERS)
         scenarios.append(Scenario(
             id=f"{box_id}/{number}", title=entry["title"], box=box_id, factions=choices,
             added=tuple(entry.get("added", ())), players=players,
-            source=source, house_rules=house, **_switches(entry, "box"),
+            source=source, house_rules=house, hand=own, options=tuple(entry.get("options", {}).items()),
+            **_switches(entry, "box"),
         ))
 
     box = Box(
         id=box_id, title=data["title"], source=source,
         starting_population=data["starting_population"], deal=dict(sorted(deal.items())),
-        campaign_rounds=data["campaign_rounds"], transfer_cards=data["transfer_cards"],
+        campaign_rounds=data["campaign_rounds"],
+        transfer_cards=data.get("transfer_cards", box_hand.transfer_cards.at(1) if box_hand.transfer_cards else 2),
         always=always, factions=factions, added_powers=added, promos=tuple(promos),
-        scenarios=tuple(scenarios),
+        scenarios=tuple(scenarios), hand=box_hand,
     )
     return _Parsed(box, doc, promo_paths)
 
@@ -634,9 +701,10 @@ def _check_references(parsed: _Parsed, boxes: list[Box], sink: DiagnosticSink) -
         _check_choices(doc, here + ("factions",), entry["factions"], local_f, factions, scope, sink,
                        hint_if_elsewhere="it belongs to another box: add 'mixed: true' to this scenario")
         _check_added(doc, here + ("added",), entry.get("added", ()), local_a, scope, sink)
-        if "house_rules" in entry or entry.get("players", 0) > PLAYER_COUNTS[-1]:
-            _check_house_rules(doc, here, entry, house_rules(entry), box,
-                               _deck_size(box, entry["factions"], local_f), sink)
+        if "house_rules" in entry or "hand" in entry or box.hand.given() or entry.get("players", 0) > PLAYER_COUNTS[-1]:
+            house = house_rules(entry)
+            _check_house_rules(doc, here, entry, house, box, _deck_size(box, entry["factions"], local_f), sink,
+                               scenario_hand(box.hand, house, _hand(doc, here, entry, DiagnosticSink())))
     for promo, here in zip(box.promos, parsed.promo_paths):
         faction = factions.get(promo.faction)
         if faction is None:
@@ -849,12 +917,17 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
 
     players = data.get("players")
     rules = house_rules(data)
-    if players is not None and box is not None and players not in box.deal and rules.hand_size is None:
+    own = _hand(doc, (), data, sink)
+    hand = scenario_hand(box.hand if box is not None else Hand(), rules, own)
+    if box is not None:
+        _check_hand(doc, (), data, hand, sink)
+    if players is not None and box is not None and players not in box.deal and hand.hand_size == "deal":
         sink.error(doc.span(("players",)), f"players: box {box.id!r} has no deal for {players} players",
-                   D_PLAYERS, "give the box a deal for that many players, or a hand_size house rule")
-    if box is not None and ("house_rules" in data or (players or 0) > PLAYER_COUNTS[-1]):
+                   D_PLAYERS, "give the box a deal for that many players, or a hand size (hand.hand_size)")
+    if box is not None and ("house_rules" in data or "hand" in data or box.hand.given()
+                            or (players or 0) > PLAYER_COUNTS[-1]):
         deck = None if data.get("random_setup") else _deck_size(box, data.get("factions", []), universe)
-        _check_house_rules(doc, (), data, rules, box, deck, sink)
+        _check_house_rules(doc, (), data, rules, box, deck, sink, hand)
     _raise_if_errors(sink)
 
     scenario = Scenario(
@@ -866,6 +939,8 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
         players=players,
         source=source,
         house_rules=rules,
+        hand=own,
+        options=tuple(data.get("options", {}).items()),
         **_switches(data),
     )
     extended = Library(boxes=boxes, extra_factions={**library.extra_factions, **custom},
@@ -946,7 +1021,7 @@ def check_data_file(path: str | os.PathLike, library: Library | None = None,
 
 
 __all__ = [
-    "house_rules", "MAX_PLAYERS", "PLAYER_COUNTS",
+    "house_rules", "scenario_hand", "MAX_PLAYERS", "PLAYER_COUNTS",
     "load_box", "load_library", "load_scenario_file", "resolve_scenario", "check_data_file", "default_scenario",
     "scenario_reference",
     "detect_kind", "promo_card", "card_label", "schema_path",

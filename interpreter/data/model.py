@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from happydayz.data.hand import Hand
+
 
 @dataclass(frozen=True)
 class CardSpec:
@@ -107,6 +109,8 @@ class Scenario:
     random_setup: bool = False  # the Factions and added powers are drawn at random (kernel.setup.draw_powers)
     source: Path | None = None  # the YAML file it came from
     house_rules: HouseRules = HouseRules()
+    hand: Hand = Hand()  # its `hand:`, key by key over the box's (data.hand)
+    options: tuple[tuple[str, int | bool], ...] = ()  # `options:`, the values it sets its powers' options to
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,7 @@ class Box:
     added_powers: dict[str, AddedPowerDef]
     promos: tuple[PromoDef, ...]
     scenarios: tuple[Scenario, ...]
+    hand: Hand = Hand()  # its `hand:` section (data.hand); what it leaves out is Happy DayZ's
 
 
 @dataclass(frozen=True)

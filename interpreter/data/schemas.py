@@ -4,6 +4,7 @@ How many Communities a game seats is one constant (MAX_PLAYERS in data/boxes.py)
 not write it: a place that depends on it says so with "x-seats", and reading the schema fills it in:
 
     "x-seats": "count"      a number of players: its "maximum" is the most seats
+    "x-seats": "last-seat"  a seat number (or a count of the others): its "maximum" is the most seats - 1
     "x-seats": "per-seat"   one item per seat: "maxItems" is the most seats
     "x-seats": "seat-keys"  a mapping keyed by seat number: its keys are 0 to the most seats - 1
 
@@ -30,6 +31,8 @@ def fill_seats(node: Any, max_players: int) -> Any:
         kind = node.get("x-seats")
         if kind == "count":
             node["maximum"] = max_players
+        elif kind == "last-seat":
+            node["maximum"] = max_players - 1
         elif kind == "per-seat":
             node["maxItems"] = max_players
         elif kind == "seat-keys":

@@ -10,12 +10,14 @@ Actions. The numbers are laid out in blocks (N cards, n Communities, F Factions)
     block        size   answers
     lead         2N     lead card c on side "+" (2c) or "-" (2c + 1)
     card         N      follow with, pass (Transfer) or choose card c
-    seat         n      choose Community s
+    seat         n      choose Community s (a power's choice, or the dealer: a `dealer` decision)
     faction      F      choose a Faction (the setup's Factions, in `factions` order)
     yes, no      2      answer a yes/no question
     stop         1      stop an "up to" choice
     keep         1      keep the Factions in play (a Faction change)
     change       F * F  replace Faction a with Faction b (a Faction change, a drawn power)
+    bid          B      a bid of the hand's auction (only with one): each number, Faction, or level and
+                        Faction it may say, lowest first, then pass
 
 Each Decision's options map one to one onto actions (`actions`), so the legal
 actions are exactly the kernel's options, and an action maps back to the
@@ -94,7 +96,10 @@ class ActionSpace:
         self.stop = self.no + 1
         self.keep = self.stop + 1
         self.change = self.keep + 1
-        self.size = self.change + F * F
+        self.bid = self.change + F * F
+        self.bids = _auction_bids(setup, self.factions)  # every bid a game of this setup may make, numbered
+        self.bid_index = {value: i for i, value in enumerate(self.bids)}
+        self.size = self.bid + len(self.bids)
         self._last: tuple = (None, [])  # the last decision encoded and its actions
         # a card's name in action strings: its label, and its id where two cards share a label
         labels = self.tables.label
@@ -111,6 +116,10 @@ class ActionSpace:
             return self.lead + 2 * card + SIDES.index(side)
         if kind in ("follow", "transfer"):
             return self.card + value
+        if kind == "dealer":
+            return self.seat + value
+        if kind == "bid":
+            return self.bid + self.bid_index[value]
         if kind in ("faction_change", "replace_power"):
             if value is None:
                 return self.keep
@@ -175,8 +184,26 @@ class ActionSpace:
         fixed = {self.yes: "yes", self.no: "no", self.stop: "stop choosing", self.keep: "keep the Factions in play"}
         if action in fixed:
             return fixed[action]
+        if action >= self.bid:
+            value = self.bids[action - self.bid]
+            return "pass" if value == "pass" else f"bid {' '.join(str(v) for v in value if v is not None)}"
         old, new = divmod(action - self.change, F)
         return f"replace {self.factions[old]} with {self.factions[new]}"
+
+
+def _auction_bids(setup: GameSetup, factions: tuple[str, ...]) -> tuple:
+    """Every bid of the setup's auction (the kernel's option values), lowest first, then pass; () without one."""
+    auction = setup.hand.auction
+    if auction is None:
+        return ()
+    kind = auction.bids[0]
+    if kind == "numbers":
+        values = [(n, None) for n in range(auction.bids[1], auction.bids[2] + 1)]
+    elif kind == "factions":
+        values = [(None, f) for f in factions]
+    else:
+        values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in factions]
+    return (*values, "pass")
 
 
 class ObservationLayout:

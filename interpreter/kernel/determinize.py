@@ -104,7 +104,17 @@ def expedition_seen(observation: Mapping, seat: int) -> list[int]:
 def hidden_cards(setup: GameSetup, observation: Mapping, expeditions: list[list[int]] | None = None) -> list[int]:
     """The cards of the round the observer cannot see, in id order (`expeditions`: as known_cards)."""
     seen = known_cards(observation, expeditions)
+    for cards in hands_known(setup, observation):
+        seen.update(cards)
     return [c for c in in_play_cards(setup, observation) if c not in seen]
+
+
+def hands_known(setup: GameSetup, observation: Mapping) -> list[list[int]]:
+    """The cards the observer knows to lie in each hand, passed into it (a hand whose Transfer goes into
+    the hand: observation's `hands_known`); none otherwise."""
+    if setup.hand.into != "hand":
+        return []
+    return card_ids(observation, "hands_known")
 
 
 def trick_voids(setup: GameSetup, observation: Mapping) -> dict[int, set[str]]:
@@ -206,9 +216,11 @@ class Sampler:
             for seat, fs in (voids or {}).items():
                 forbidden.setdefault(int(seat), set()).update(fs)
         places: list[tuple[str, int, frozenset]] = []
+        passed = hands_known(setup, observation) or [[] for _ in range(n)]  # the cards known in each hand
         for seat in range(n):
             if seat != me:
-                places.append((f"hand:{seat}", observation["hand_sizes"][seat], frozenset(forbidden.get(seat, ()))))
+                places.append((f"hand:{seat}", observation["hand_sizes"][seat] - len(passed[seat]),
+                               frozenset(forbidden.get(seat, ()))))
         # A card that lies face up in an Expedition zone would be seen there: the
         # hidden cards of those Factions are elsewhere (a hand, the Reserve, the discard).
         face_up = frozenset(f for f in list(observation.get("always", setup.always)) +
@@ -233,6 +245,8 @@ class Sampler:
         zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
         for seat in range(n):
             zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
+            if seat != me and passed[seat]:
+                zones[f"hand:{seat}"] = list(passed[seat])
             zones[f"expedition:{seat}"] = seen[seat]
         if observation.get("encounter"):
             zones["encounter"] = [observation["encounter"]["id"]]
@@ -263,6 +277,7 @@ class Sampler:
                       "expeditions": [], "factions": []} for h in observation.get("history", [])],
             phase=kind,
             tricks_won=list(observation.get("tricks_won") or [0] * n),
+            dealer=observation.get("dealer"),
             # what the observer sees of the powers' counters and marks; another's secret ones read as 0 or false
             state={(f"{s['power']}:{s['name']}", s["seat"]): s["value"] for s in observation.get("state", ())},
         )
@@ -315,19 +330,19 @@ def sample_state(setup: GameSetup, observation: Mapping, rng: random.Random, dec
 def _transfer_picks(setup: GameSetup, zones: dict[str, list[int]], observation: Mapping,
                     decision: Decision | None, rng: random.Random, me: int) -> list[tuple[int, int, int]]:
     """Picks already made this Transfer: the observer's own (known), the earlier seats' (sampled)."""
-    per_seat = setup.transfer_cards
+    passes = tables_of(setup).transfer_plan(*setup.transfer_in(observation["round"]))[0]
+    per_seat = len(passes[me])
     hand = [c["id"] for c in observation["hand"]]
     if decision is not None:
         offered = {o.value for o in decision.options}
         mine = [c for c in hand if c not in offered]
     else:
         mine = []
-    passes = tables_of(setup).transfers
     picks: list[tuple[int, int, int]] = []
     for seat in range(me):
         held = list(zones.get(f"hand:{seat}", ()))
         targets = [receiver for receiver, _ in passes[seat]]
-        for k in range(per_seat):
+        for k in range(len(targets)):
             if held:
                 card = held.pop(rng.randrange(len(held)))
                 picks.append((seat, targets[k], card))

@@ -2,8 +2,8 @@
 
 A random playout goes round the trick loop at every play (Game's
 `_phase_start_trick`, `_phase_lead`, `_legal_options`, `_answer_follow`,
-`_phase_follow`, `_phase_resolve`, `_winning_play`, `_phase_powers`,
-`_phase_end_trick`), calling a method at each step and reading, at each play,
+`_phase_follow`, `_phase_resolve`, `_phase_powers`, `_phase_end_trick`),
+calling a method at each step and reading, at each play,
 facts that never change in a game of one set-up: how many Communities there are,
 the names of their zones, which Factions may always be played, which never set
 the Faction led, which have a `trumps` rule, which block the led power, whether
@@ -17,6 +17,10 @@ without gets a loop without them. So the hand-written kernel can stay plain
 Python that reads as the rules do: it is the reference, and speed is this
 module's job.
 
+- **The rules are the kernel's.** Who leads a trick (`Game._trick_leader`, which
+  reads the round's first leader that the hand worked out) and who wins it
+  (`Game._winning_play`) are not written here: the loop calls the kernel's one
+  copy of each, so a hand described in a box file drives both loops.
 - **The kernel is the reference.** The generated loop does what Game.play does,
   in the same order: the same decisions (the same option objects, actor, kind
   and prompt), the same calls of `choose` with the game in the same state, the
@@ -27,8 +31,8 @@ module's job.
   `tests/kernel/test_fast_trick_path.py` plays every bundled scenario both ways.
 - **It steps aside.** No function is made (None) when a power in force has a
   rule on who wins or on what may be played, or an event hook (`on lead`, `on
-  play`, `on trick`, `after trick`, `start`, `game end`): Game.play then runs its
-  own loop. The generated loop returns False when the Factions in force change
+  play`, `on trick`, `after trick`, `start`, `after transfer`, `game end`):
+  Game.play then runs its own loop. The generated loop returns False when the Factions in force change
   (a Faction change, a drawn power), and Game.play looks again.
 - **Nothing a modder wrote is pasted into the source.** The identifiers are the
   generator's; a Faction's name or a zone's key is re-emitted with repr() once
@@ -92,7 +96,6 @@ def play(game, choose, round_only, rounds):
     answers = game.answers
     tables = game.tables
     faction_of = tables.faction
-    value_of = tables.value
     lead_table = tables.lead
     follow_table = tables.follow
     answering = UNANSWERED
@@ -174,11 +177,8 @@ def play(game, choose, round_only, rounds):
                     continue
                 # ---- Game._phase_resolve
                 game.phase = 'resolve'
-                if trick.declared:
-                    play = game._ruled_winning_play()
-                else:
-                    led = trick.led
-@WINNING@
+                # who wins: the kernel's own rule (one copy of it, read by both loops)
+                play = game._ruled_winning_play() if trick.declared else game._winning_play()
                 winner = play[0] if play is not None else leader
                 played, encounter = game._collect_trick(winner)
                 blocked = play is not None and play[2] and faction_of[play[1]] in @BLOCKS@
@@ -249,10 +249,7 @@ def play(game, choose, round_only, rounds):
         game.tricks_played += 1
         encounter = None
 @ENCOUNTER@
-        leader = game.designated if game.designated is not None else game.active
-        game.designated = None
-        while not (zones[@HAND_KEYS@[leader]] or zones[@TRANSFER_KEYS@[leader]]):
-            leader = @NEXT@[leader]
+        leader = game._trick_leader()  # who leads: the kernel's own rule, as for who wins
         named = game.named_lead
         trick = game.trick = Trick(leader, encounter, named, None, [], named is not None)
         game.named_lead = None
@@ -275,34 +272,6 @@ _TRUMPS = '''
                                       leader=trick.leader, card=card, void=void, side=trick.side)
                             trump = bool(TRUMP_RULES[faction](ctx))
 '''
-
-# Game._winning_play (with Game._trumping_play when a power in force may trump).
-_WINNING_TRUMPS = '''
-                    high = trick.side == '+'
-                    play = None
-                    best_value = 0
-                    for p in plays:
-                        if p[2]:
-                            play = game._trumping_play()
-                            break
-                        v = value_of[p[1]]
-                        if v is None or faction_of[p[1]] != led:
-                            continue
-                        if play is None or ((v > best_value) if high else (v < best_value)):
-                            play, best_value = p, v
-'''
-_WINNING = '''
-                    high = trick.side == '+'
-                    play = None
-                    best_value = 0
-                    for p in plays:
-                        v = value_of[p[1]]
-                        if v is None or faction_of[p[1]] != led:
-                            continue
-                        if play is None or ((v > best_value) if high else (v < best_value)):
-                            play, best_value = p, v
-'''
-
 
 # The events Game records on the trick path (a game with an event log): the same dicts, keys in the same order.
 _LOG = {
@@ -368,7 +337,7 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
     """(the source of the loop, its namespace) for the game's set-up and powers in force, or None: use the kernel's."""
     in_force, setup, tables = game._in_force, game.setup, game.tables
     if (in_force.restricted or in_force.ruled or in_force.play_hooks or in_force.trick_hooks or in_force.after_keys
-            or in_force.start_keys or in_force.game_end_keys):
+            or in_force.start_keys or in_force.bid_keys or in_force.game_end_keys):
         return None
     # The rules of every Faction a card may have, with the variants in force (Game.rules_of).
     never_leads, blocks, trump_rules = set(), set(), {}
@@ -401,7 +370,6 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
         "HELD_FOLLOW": _held(20, "seat", "led", tables),
         "HELD_LEAD": _held(8, "leader", "named", tables),
         "TRUMPS": _TRUMPS.strip("\n") if trumps else "",
-        "WINNING": (_WINNING_TRUMPS if trumps else _WINNING).strip("\n"),
         "ANY_HELD": any_held,
         "ENCOUNTER": encounter,
         "NEVER_LEADS": _strs(never_leads),

@@ -26,7 +26,8 @@ from happydayz.language.compiler import Blind, VariantProgram
 from happydayz.base.errors import GameRuleError
 from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath, observation
-from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.setup import AUCTION_PROGRESS, GameSetup
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
 
@@ -62,7 +63,7 @@ class Decision:
 
     def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
         self.actor = actor
-        self.kind = kind  # transfer, lead, follow, choose, ask, faction_change, replace_power
+        self.kind = kind  # dealer, transfer, lead, follow, choose, ask, faction_change, replace_power
         self.prompt = prompt
         self.options = options
 
@@ -105,7 +106,7 @@ class Game:
                  "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
-                 "deal_plan")
+                 "deal_plan", "dealer")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads).
@@ -142,7 +143,8 @@ class Game:
         self.transfer_picks: list[tuple[int, int, int]] = []  # (giver, receiver, card)
         self.frames: list[vm.Frame] = []
         self.after_frames = ""
-        self.phase = "setup_round"
+        self.dealer: int | None = None  # who deals the round (the hand's dealer rule; None: nobody deals)
+        self.phase = self._next_round_phase()
         self.decision: Decision | None = None  # waiting for an answer; None once the game is over
         self.history: list[dict] = []
         self.log: list[dict] = []
@@ -155,7 +157,8 @@ class Game:
         self.seen: list[bool] = [False] * len(self.cards)
         self.voids: list[set[str]] = [set() for _ in range(n)]
         self.tricks_won = [0] * n
-        self.state: dict[tuple, object] = {}  # (state key, seat or None) -> the value of a power's counter or mark
+        # (state key, seat or None) -> the value of a power's counter or mark, or of an option (set from the start)
+        self.state: dict[tuple, object] = dict(setup.option_state)
         self.round_ends = False  # a power ended the round: it ends after the trick in progress
         self._in_force: InForce  # set by forget_rules
         self.forget_rules()
@@ -311,7 +314,8 @@ class Game:
             won = power.hook_key(variant, "trick")
             if won:
                 in_force.trick_hooks[faction] = won
-        for attr, hook in (("after_keys", "after_trick"), ("start_keys", "start"), ("game_end_keys", "game_end")):
+        for attr, hook in (("after_keys", "after_trick"), ("start_keys", "start"), ("bid_keys", "after_transfer"),
+                           ("game_end_keys", "game_end")):
             setattr(in_force, attr, tuple(k for k in (p.hook_key(v, hook) for p, v in game_wide) if k))
         rules = {f: setup.rules(f, self.variant_of(f)) for f in in_play}
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
@@ -371,7 +375,8 @@ class Game:
         game.voids = [set(v) for v in layout.voids]
         game.tricks_won = list(layout.tricks_won) if layout.tricks_won else [0] * game.n
         game.deal_plan = None
-        game.state, game.round_ends = dict(layout.state), False
+        game.dealer = layout.dealer
+        game.state, game.round_ends = {**setup.option_state, **layout.state}, False
         game.forget_rules()
         game.phase = layout.phase
         game._advance()
@@ -525,8 +530,31 @@ class Game:
         return program.power, program.variant, title
 
     # ---------------------------------------------------------- round setup
+    def _next_round_phase(self) -> str:
+        """The phase a round starts with: a dealer's choice first when the hand says the dealer is chosen."""
+        return "choose_dealer" if self.setup.hand.dealer == "chosen" else "setup_round"
+
+    def _phase_choose_dealer(self) -> None:
+        """The previous dealer (round 1: the hand's first dealer) chooses who deals the next round."""
+        chooser = self.setup.hand.first_dealer if self.dealer is None else self.dealer
+        self.phase = "setup_round"
+        self._ask(chooser, "dealer", f"Choose the dealer of round {self.round_no + 1}", self.tables.seat)
+
+    def _answer_dealer(self, d: Decision, seat: int) -> None:
+        self.dealer = seat
+
+    def _deal_by(self) -> int | None:
+        """Who deals the round just begun, by the hand's dealer rule (None: nobody deals)."""
+        hand = self.setup.hand
+        if hand.dealer == "fixed":
+            return hand.first_dealer
+        if hand.dealer == "rotating":
+            return (hand.first_dealer + self.round_no - 1) % self.n
+        return self.dealer  # chosen (asked before the deal), or nobody
+
     def _phase_setup_round(self) -> None:
         self.round_no += 1
+        self.dealer = self._deal_by()
         # Every card goes back out, then the round's deck is shuffled and dealt. The zones
         # are rebuilt whole rather than card by card: this runs once per playout.
         zones = self.zones
@@ -536,7 +564,7 @@ class Game:
         carried = {c for seat in self.carried for c in seat} if any(self.carried) else None
         deck = [c for c in self._round_deck() if c not in carried] if carried else list(self._round_deck())
         shuffle(self.rng, deck)  # rng.shuffle(deck), its draws inlined (base.draws): the same order, the same state
-        per_seat = self.setup.deal[self.n]
+        per_seat = self.setup.hand_size(self.round_no)
         self.loc = loc = ["out"] * len(self.cards)
         for seat, key in enumerate(self.hand_keys):
             hand = zones[key]
@@ -570,6 +598,10 @@ class Game:
         if self.state:
             round_keys = self.setup.round_state
             self.state = {k: v for k, v in self.state.items() if k[0] not in round_keys}
+        if self.dealer is not None:
+            self.state[(DEALER_STATE, None)] = self.dealer  # what the powers read as `dealer`
+            if self.record:
+                self._event("dealer", seat=self.dealer)
         if self.record:
             self._event("deal", hands=[[self.label(c) for c in self.zone("hand", s)] for s in range(self.n)],
                         reserve=[self.label(c) for c in self.reserve])
@@ -592,15 +624,16 @@ class Game:
         self.after_frames = then
         self.phase = "powers"
 
+    def _transfer_plan(self) -> tuple[tuple, tuple]:
+        """This round's Transfer, as the hand says (CardTables.transfer_plan)."""
+        return self.tables.transfer_plan(*self.setup.transfer_in(self.round_no))
+
     def _transfer_targets(self, seat: int) -> list[int]:
-        """The seats `seat` passes its Transfer cards to, in order."""
-        return [receiver for receiver, _ in self.tables.transfers[seat]]
+        """The seats `seat` passes its Transfer cards to this round, in order."""
+        return [receiver for receiver, _ in self._transfer_plan()[0][seat]]
 
     def _phase_transfer(self) -> None:
-        picks, steps = self.transfer_picks, self.tables.transfer_steps
-        rounds = self.setup.transfer_rounds  # a house rule: the rounds with a Transfer (None: every round)
-        if rounds is not None and self.round_no not in rounds:
-            steps = ()
+        picks, steps = self.transfer_picks, self._transfer_plan()[1]
         while len(picks) < len(steps):
             seat, k, receiver, prompt = steps[len(picks)]
             hand = self.zones[self.hand_keys[seat]]
@@ -613,19 +646,178 @@ class Game:
                 self._ask(seat, "transfer", prompt, pick(self.tables.follow, hand))
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
+        received = self.hand_keys if self.setup.hand.into == "hand" else self.transfer_keys
         for _, receiver, card in picks:
             if card >= 0:
-                self._move(card, self.transfer_keys[receiver])
+                self._move(card, received[receiver])
         if self.record:
             self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
-        if self.round_no == 1:
-            self.active = self._first_leader()
+        if self.setup.hand.auction is not None:
+            self._begin_auction()
+            return
+        self._to_first_trick()
+
+    def _to_first_trick(self) -> None:
+        """The Transfer (and the auction) over: the round's first leader, then the bidding moment's hooks."""
+        self.active = self._round_leader()
         self.phase = "start_trick"
+        if self._in_force.bid_keys:  # the bidding moment: each Community in turn, from the round's first leader
+            for key in self._in_force.bid_keys:
+                for seat in self.tables.clockwise[self.active]:
+                    self.frames.append(vm.frame(key, seat))
+            self.after_frames = "start_trick"
+            self.phase = "powers"
+
+    # ------------------------------------------------------------- the auction
+    # The hand's auction (data.hand.Auction, docs/boxes.md): laps in table order from one seat. What it
+    # has seen is public state of the round (compiler.AUCTION_STATE): the bids made, each Community's
+    # number or level, the winner and its bid; AUCTION_PROGRESS keeps whose turn it is.
+    def _begin_auction(self) -> None:
+        first = self.setup.hand.auction.first
+        if first == "dealer":
+            seat = self.dealer
+        elif first == "dealer_left":
+            seat = (self.dealer + 1) % self.n
+        else:
+            seat = first[1]
+        self.state[(AUCTION_PROGRESS["turn"], None)] = seat
+        self.state[(AUCTION_PROGRESS["passes"], None)] = 0
+        self.state[(AUCTION_STATE["made"], None)] = 0
+        self.phase = "auction"
+
+    def _bid_key(self, value) -> tuple[int, int]:
+        """How a bid ranks: its number or level, then its Faction's rank (the first Faction in play is highest)."""
+        level, faction = value
+        order = [f for f, _ in self.factions]
+        return (level or 0, len(order) - order.index(faction) if faction in order else 0)
+
+    def _best_bid(self) -> tuple | None:
+        state = self.state
+        if (AUCTION_STATE["winner"], None) not in state:
+            return None
+        return (state.get((AUCTION_STATE["contract"], None), 0), state.get((AUCTION_STATE["trump"], None)))
+
+    def _bid_options(self, seat: int) -> list[Option]:
+        """The bids `seat` may make: those the hand's auction offers, above the best one if it climbs, that
+        the powers' `rule bids only when` allow (all of them if those rules would leave none), then pass."""
+        auction = self.setup.hand.auction
+        kind, factions = auction.bids[0], [f for f, _ in self.factions]
+        if kind == "numbers":
+            values = [(n, None) for n in range(auction.bids[1], auction.bids[2] + 1)]
+        elif kind == "factions":
+            values = [(None, f) for f in reversed(factions)]
+        else:
+            values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in reversed(factions)]
+        best = self._best_bid()
+        if auction.climbing and best is not None:
+            floor = self._bid_key(best)
+            values = [v for v in values if self._bid_key(v) > floor]
+        rules = self._bid_rules()
+        if rules:
+            allowed = [v for v in values if self._bid_allowed(rules, seat, v)]
+            values = allowed or values
+        options = [Option(v, str(v[0]) if v[1] is None else v[1] if v[0] is None else f"{v[0]} {v[1]}")
+                   for v in values]
+        if auction.passing and (not rules or self._bid_allowed(rules, seat, "pass") or not options):
+            options.append(Option("pass", "pass"))
+        return options
+
+    def _bid_rules(self) -> tuple:
+        in_force = self._in_force
+        if in_force.bid_rules is None:
+            setup = self.setup
+            programs = [setup.rules(f, self.variant_of(f)) for f in dict.fromkeys(self.factions_in_play())]
+            programs += [setup.added_power[name].variant("basic") for name in self.added]
+            in_force.bid_rules = tuple(p.bids_only_when for p in programs if p.bids_only_when is not None)
+        return in_force.bid_rules
+
+    def _bid_allowed(self, rules: tuple, seat: int, value) -> bool:
+        offer = (0, None, True) if value == "pass" else (value[0] or 0, value[1], False)
+        ctx = vm.Ctx(self, seat, {}, offer=offer)
+        return all(rule(ctx) for rule in rules)
+
+    def _phase_auction(self) -> None:
+        seat = self.state[(AUCTION_PROGRESS["turn"], None)]
+        options = self._bid_options(seat)
+        if not options:  # nothing above the best bid, and no pass: the auction is over
+            self._end_auction()
+            return
+        best = self._best_bid()
+        said = f" (the best so far: {self._bid_label(best)})" if best is not None else ""
+        self._ask(seat, "bid", f"Bid in the auction{said}", options)
+
+    @staticmethod
+    def _bid_label(value) -> str:
+        level, faction = value
+        return str(level) if faction is None else faction if not level else f"{level} {faction}"
+
+    def _answer_bid(self, d: Decision, value) -> None:
+        auction, state, seat = self.setup.hand.auction, self.state, d.actor
+        made = state[(AUCTION_STATE["made"], None)] + 1
+        state[(AUCTION_STATE["made"], None)] = made
+        passes = state[(AUCTION_PROGRESS["passes"], None)]
+        if value == "pass":
+            passes += 1
+        else:
+            passes = 0
+            state[(AUCTION_STATE["bid"], seat)] = value[0] or 0
+            best = self._best_bid()
+            if best is None or self._bid_key(value) > self._bid_key(best):  # (equals: the first one stands)
+                state[(AUCTION_STATE["winner"], None)] = seat
+                state[(AUCTION_STATE["contract"], None)] = value[0] or 0
+                state[(AUCTION_STATE["trump"], None)] = value[1]
+        state[(AUCTION_PROGRESS["passes"], None)] = passes
+        state[(AUCTION_PROGRESS["turn"], None)] = (seat + 1) % self.n
+        n = self.n
+        if auction.ends == 0:
+            over = made >= n
+        else:
+            bid = (AUCTION_STATE["winner"], None) in state
+            over = (bid and passes >= auction.ends) or (not bid and passes >= n) or made >= 50 * n
+        if over:
+            self._end_auction()
+
+    def _end_auction(self) -> None:
+        if self.record:
+            state = self.state
+            winner = state.get((AUCTION_STATE["winner"], None))
+            self._event("auction", winner=winner,
+                        contract=None if winner is None else self._bid_label(self._best_bid()),
+                        bids=[state.get((AUCTION_STATE["bid"], s)) for s in range(self.n)])
+        self._to_first_trick()
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
-        seat, _, receiver, _ = self.tables.transfer_steps[len(self.transfer_picks)]
+        seat, _, receiver, _ = self._transfer_plan()[1][len(self.transfer_picks)]
         self.transfer_picks.append((seat, receiver, card))
         self._phase_transfer()
+
+    def _round_leader(self) -> int:
+        """Who leads the round's first trick, by the hand's rule for this round (data.hand, docs/boxes.md).
+
+        A power's `next leader` at the start of the round overrides it (Game.designated, read at the trick).
+        """
+        rule = self.setup.hand.first_leader.at(self.round_no)
+        if rule == "best_transfer_card":
+            return self._first_leader()
+        if rule == "fewest_survivors":
+            return min(range(self.n), key=lambda s: (self.population[s], self.last_deltas[s], s))
+        if rule == "dealer":
+            return self.dealer
+        if rule == "dealer_left":
+            return (self.dealer + 1) % self.n
+        if rule in ("auction_winner", "auction_winner_left"):  # nobody won: the dealer's left, or Community 0
+            winner = self.state.get((AUCTION_STATE["winner"], None))
+            if winner is None:
+                return 0 if self.dealer is None else (self.dealer + 1) % self.n
+            return winner if rule == "auction_winner" else (winner + 1) % self.n
+        kind, what = rule
+        if kind == "seat":
+            return what
+        label = self.tables.label  # the holder of a card: its hand or Transfer zone
+        for seat in range(self.n):
+            if any(label[c] == what for c in self.held(seat)):
+                return seat
+        return 0 if self.dealer is None else (self.dealer + 1) % self.n
 
     def _first_leader(self) -> int:
         """The seat whose received cards rank highest: Faction rank first, then value."""
@@ -652,9 +844,7 @@ class Game:
     # phase is certain (a trick's start, a play, its resolution, a power's answer, a trick's
     # end, a Transfer pick) sets it and runs it at once.
     def _phase_start_trick(self) -> None:
-        n = self.n
         zones = self.zones
-        hand_keys, transfer_keys = self.hand_keys, self.transfer_keys
         for key in self.tables.held_keys:  # (a loop, not any(map(...)): the first hand nearly always holds cards)
             if zones[key]:
                 break
@@ -672,10 +862,7 @@ class Game:
         if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card
             encounter = reserve[0]
             self._move(encounter, "encounter")
-        leader = self.designated if self.designated is not None else self.active
-        self.designated = None
-        while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
-            leader = (leader + 1) % n
+        leader = self._trick_leader()
         named = self.named_lead
         self.trick = Trick(leader, encounter, led=named, named=named is not None)
         self.named_lead = None
@@ -685,6 +872,19 @@ class Game:
                              "leader": leader, "named": named})
         self.phase = "lead"
         self._phase_lead()
+
+    def _trick_leader(self) -> int:
+        """Who leads the trick now starting: the one a power named, else the active Community (the last
+        trick's winner, or the round's first leader); one without cards passes the lead clockwise.
+
+        The one rule of both trick loops: the generated one (kernel.fastpath) calls it too.
+        """
+        zones, hand_keys, transfer_keys = self.zones, self.hand_keys, self.transfer_keys
+        leader = self.designated if self.designated is not None else self.active
+        self.designated = None
+        while not (zones[hand_keys[leader]] or zones[transfer_keys[leader]]):
+            leader = (leader + 1) % self.n
+        return leader
 
     def _legal_options(self, seat: int, options: tuple) -> tuple:
         """The options (from `options`, a per-card table) of the cards `seat` may play now, in the hand's order."""
@@ -1173,7 +1373,7 @@ class Game:
         self._event("faction_change", old=old, new=new)
 
     def _phase_random_power(self) -> None:
-        self.phase = "setup_round"
+        self.phase = self._next_round_phase()
         if not self.setup.options.random_powers:
             return
         pool = [("faction", f) for f in self.setup.candidates]

@@ -40,6 +40,7 @@ class Layout:
     phase: str = "start_trick"  # where the game goes on from: "transfer", "lead", "follow" or "start_trick"
     tricks_won: list[int] | None = None  # tricks each Community has won this round (None: none yet)
     state: dict[tuple, object] = field(default_factory=dict)  # the powers' counters and marks (see Game.state)
+    dealer: int | None = None  # who deals the round (None: nobody deals)
 
 
 __all__ = ["Layout", "Trick"]

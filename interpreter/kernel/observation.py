@@ -28,6 +28,18 @@ def _face_up(game, cards):
     return [c for c in cards if rules_of(c).face_up]
 
 
+def _hands_known(game, seat: int) -> list[list[int]]:
+    """The cards `seat` knows to lie in each other Community's hand: those passed into it at this round's
+    Transfer (`into: hand`) that it still holds, if `seat` saw them go (everyone, or their giver)."""
+    everyone = game.setup.hand.seen_by == "everyone"
+    known: list[list[int]] = [[] for _ in range(game.n)]
+    loc, hand_keys = game.loc, game.hand_keys
+    for giver, receiver, card in game.transfer_picks:
+        if card >= 0 and receiver != seat and (everyone or giver == seat) and loc[card] == hand_keys[receiver]:
+            known[receiver].append(card)
+    return known
+
+
 def _trick(game, seat: int):
     trick = game.trick
     if trick is None:
@@ -59,6 +71,8 @@ KEYS: dict[str, Maker] = {
     "reserve_size": lambda game, seat: len(game.zones["reserve"]),
     "encounter": lambda game, seat: _labels(game, game.zones["encounter"])[0] if game.zones["encounter"] else None,
     "active": lambda game, seat: game.active,
+    "dealer": lambda game, seat: game.dealer,
+    "hands_known": lambda game, seat: [_labels(game, cards) for cards in _hands_known(game, seat)],
     "trick": _trick,
     "tricks_won": lambda game, seat: list(game.tricks_won),
     "state": lambda game, seat: game.visible_state(seat) if game.state else [],
@@ -73,6 +87,7 @@ CARD_IDS: dict[str, Maker] = {
     "expedition_known": lambda game, seat: game.known,
     "expedition_face_up": lambda game, seat: [_face_up(game, game.zones[k]) for k in game.expedition_keys],
     "encounter": lambda game, seat: game.zones["encounter"][0] if game.zones["encounter"] else None,
+    "hands_known": _hands_known,
 }
 
 
@@ -174,9 +189,15 @@ def has_known(observation: Mapping) -> bool:
     return bool(observation.get("expedition_known"))
 
 
+#: Keys shown only in a game that uses what they tell (a game of Happy DayZ's hand has no dealer).
+OPTIONAL: dict[str, Callable[[Any], bool]] = {"dealer": lambda game: game.setup.hand.dealer != "none",
+                                              "hands_known": lambda game: game.setup.hand.into == "hand"}
+
+
 def observe(game, seat: int) -> dict:
-    """The whole observation of `seat`: every key of KEYS, in order."""
-    return {key: make(game, seat) for key, make in KEYS.items()}
+    """The whole observation of `seat`: every key of KEYS, in order (an OPTIONAL one only where it is used)."""
+    return {key: make(game, seat) for key, make in KEYS.items()
+            if key not in OPTIONAL or OPTIONAL[key](game)}
 
 
 __all__ = ["KEYS", "CARD_IDS", "Observation", "card_ids", "seat_view", "has_known", "observe"]

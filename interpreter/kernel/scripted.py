@@ -216,7 +216,7 @@ def _check_step(game: Game, check: dict, where: str) -> list[str]:
 
 def _deal_size_problem(game: Game, hands: dict[int, list[str]], round_no: int) -> str | None:
     """Why a deal given by hand is not the size the rules deal, or None."""
-    per_seat = game.setup.deal[game.n]
+    per_seat = game.setup.hand_size(round_no)
     for seat in range(game.n):
         carried = len(game.carried[seat])
         wanted = per_seat - carried

@@ -14,11 +14,13 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping
 
 from happydayz.base.errors import Diagnostic, GameRuleError, Span, suggest
-from happydayz.data.boxes import MAX_PLAYERS, PLAYER_COUNTS, default_scenario, promo_card
+from happydayz.data.boxes import MAX_PLAYERS, PLAYER_COUNTS, default_scenario, promo_card, scenario_hand
+from happydayz.data.hand import ByRound, Hand, HandSizeError, hand_problems, round_sizes
+from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import CompiledPower, StateSpec, VariantProgram
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -51,15 +53,20 @@ class GameSetup:
     rounds: int
     transfer_cards: int
     power_pool_added: tuple[str, ...]  # added powers the random-power rule may draw
-    # the scenario's house rules the game reads (the deal, rounds, population and Transfer size are above)
+    # the scenario's house rules the game reads (the deal, rounds, population and Transfer size are above);
+    # the older Transfer house rules as written (the game reads them through `hand`, which says them again)
     transfer_direction: str = "both"  # both (left, right, left...), left, right, across (kernel.tables)
     transfer_rounds: frozenset[int] | None = None  # the rounds with a Transfer; None: every round
     encounter: bool = True  # an Encounter card is turned up at each trick
     sides: tuple[str, ...] = ("+", "-")  # the sides a leader may choose
     elimination: bool = True  # a Community at 0 Survivors at a count ends the game
+    # the hand the game plays (data.hand: every key given), and the cards dealt to each in rounds 1, 2, ...
+    hand: Hand = field(default_factory=Hand)
+    hand_sizes: tuple[int, ...] = ()
     programs: dict[tuple, object] = field(default_factory=dict)
     state_specs: dict[str, StateSpec] = field(default_factory=dict)  # state key -> the counter or mark declared
     round_state: frozenset[str] = frozenset()  # the keys of those kept for a round only
+    option_state: dict[tuple, object] = field(default_factory=dict)  # (key, None) -> each option's value this game
     kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
 
     @property
@@ -68,6 +75,15 @@ class GameSetup:
 
     def rules(self, faction: str, variant: str) -> VariantProgram:
         return self.faction_power[faction].variant(variant)
+
+    def hand_size(self, round_no: int) -> int:
+        """Cards dealt to each Community in round `round_no` (a round past the game's last: the last's)."""
+        sizes = self.hand_sizes
+        return sizes[min(round_no, len(sizes)) - 1]
+
+    def transfer_in(self, round_no: int) -> tuple[int, str]:
+        """(cards each Community passes, to whom) in round `round_no`: (0, "none") for no Transfer."""
+        return transfer_in(self.hand, round_no)
 
     def program(self, key: tuple):
         """The compiled hook behind a frame's key (power file, variant, hook)."""
@@ -81,17 +97,35 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     if box is None:
         raise setup_error(scenario, f"the scenario names the box '{scenario.box}', which is not loaded")
     house = scenario.house_rules
-    if house.hand_size is None:
-        deal = dict(box.deal)
-    else:
-        deal = {players: house.hand_size for players in range(PLAYER_COUNTS[0], MAX_PLAYERS + 1)}
-    if options.players not in deal:
+    hand = scenario_hand(box.hand, house, scenario.hand)
+    if hand.transfer_cards is None:
+        hand = replace(hand, transfer_cards=ByRound((box.transfer_cards,)))
+    for _, problem in hand_problems(hand):
+        raise setup_error(scenario, problem)
+    if hand.auction == "none":
+        hand = replace(hand, auction=None)  # (the kernel reads None: no auction)
+    n = options.players
+    rounds = 1 if options.express else house.rounds or box.campaign_rounds
+    deal = dict(box.deal) if hand.hand_size == "deal" else {
+        players: 0 for players in range(PLAYER_COUNTS[0], MAX_PLAYERS + 1)}
+    if n not in deal:
         known = ", ".join(str(p) for p in sorted(deal))
-        raise setup_error(scenario, f"{options.players} players cannot play this box: it deals for {known} players")
+        raise setup_error(scenario, f"{n} players cannot play this box: it deals for {known} players")
+    try:
+        hand_sizes = tuple(round_sizes(hand, box.deal, n, rounds))
+    except HandSizeError as exc:
+        raise setup_error(scenario, str(exc)) from None
+    if hand.hand_size != "deal":
+        deal = dict.fromkeys(deal, hand_sizes[0])  # (what the older house rule hand_size said: one size for all)
     transfer_cards = box.transfer_cards if house.transfer_cards is None else house.transfer_cards
-    if house.transfer_direction == "across" and options.players % 2 and transfer_cards:
-        raise setup_error(scenario, f"the house rule passes the Transfer across the table, but nobody sits across "
-                                    f"it in a game of {options.players}: play with an even number of players")
+    if n % 2 and any(transfer_in(hand, r)[1] == "across" for r in range(1, rounds + 1)):
+        raise setup_error(scenario, f"the Transfer passes across the table, but nobody sits across "
+                                    f"it in a game of {n}: play with an even number of players")
+    seats = [hand.first_dealer] + [rule[1] for rule in hand.first_leader.items if type(rule) is tuple
+                                   and rule[0] == "seat"]
+    for seat in seats:
+        if seat >= n:
+            raise setup_error(scenario, f"the hand names seat {seat}, but a game of {n} has seats 0 to {n - 1}")
     factions = library.all_factions()
     factions.update(box.factions)  # the scenario's box's own definitions win (as in the scenario's checks)
     factions.update(library.extra_factions)
@@ -158,27 +192,40 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
                                         "added", f"the added power {name}")
                    for name in sorted(set(scenario.added) | set(pool_added))}
 
-    if house.hand_size is not None or options.players > PLAYER_COUNTS[-1]:
+    if hand.hand_size != "deal" or options.players > PLAYER_COUNTS[-1]:
         # a deal the box's own table did not size for the deck: it must fit the first round's deck
         deck = sum(len(faction_cards[name]) for name in always + tuple(c.faction for c in scenario.factions))
-        if deal[options.players] * options.players > deck:
-            raise setup_error(scenario, f"{options.players} Communities dealt {deal[options.players]} cards each "
-                                        f"need {deal[options.players] * options.players} cards, but the deck of "
+        most = max(hand_sizes)
+        if most * options.players > deck:
+            raise setup_error(scenario, f"{options.players} Communities dealt {most} cards each "
+                                        f"need {most * options.players} cards, but the deck of "
                                         f"this game has {deck}")
+    labels = {card.label for card in cards}
+    for rule in hand.first_leader.items:
+        if type(rule) is tuple and rule[0] == "holder" and rule[1] not in labels:
+            raise setup_error(scenario, f"the first leader is the holder of {rule[1]!r}, which is not a card of "
+                                        "this game")
 
     setup = GameSetup(
         scenario=scenario, options=options, cards=cards, always=always, candidates=candidates,
         faction_cards=faction_cards, promo_swaps=promo_swaps, faction_power=faction_power,
         added_power=added_power, card_power=card_power,
         starting_population=house.starting_population or box.starting_population,
-        deal=deal, rounds=1 if options.express else house.rounds or box.campaign_rounds,
+        deal=deal, rounds=rounds,
         transfer_cards=transfer_cards, power_pool_added=pool_added,
         transfer_direction=house.transfer_direction,
         transfer_rounds=None if house.transfer_rounds is None else frozenset(house.transfer_rounds),
         encounter=house.encounter, sides=house.sides, elimination=house.elimination,
+        hand=hand, hand_sizes=hand_sizes,
     )
     _index_programs(setup)
     return setup
+
+
+def transfer_in(hand: Hand, round_no: int) -> tuple[int, str]:
+    """(cards each Community passes, to whom) in round `round_no` of a complete hand: (0, "none") for none."""
+    cards, to = hand.transfer_cards.at(round_no), hand.transfer_to.at(round_no)
+    return (0, "none") if cards == 0 or to == "none" else (cards, to)
 
 
 def _binding_words(power: CompiledPower) -> str:
@@ -207,7 +254,39 @@ def _index_programs(setup: GameSetup) -> None:
                                   f"both named '{power.name}' and both keep '{spec.name}': give the powers different "
                                   "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
+    kept = [*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()] if setup.hand.auction is not None else []
+    if setup.hand.dealer != "none":
+        kept.append(("dealer", DEALER_STATE))
+    if kept:  # the hand's record (the dealer, the auction): public state of the round (kernel.game)
+        for name, key in kept:
+            if key in setup.state_specs:
+                raise setup_error(setup.scenario, f"a power named '{key.split(':')[0]}' keeps '{name}', which is the "
+                                                  "auction's: give the power another name")
+            setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
+    _set_options(setup)
+
+
+#: What the kernel keeps of an auction in progress, beside its record (compiler.AUCTION_STATE): who bids next,
+#: and the passes in a row.
+AUCTION_PROGRESS = {"turn": "Auction:turn", "passes": "Auction:passes"}
+
+
+def _set_options(setup: GameSetup) -> None:
+    """Each option the powers declare, at the scenario's value or its default (a game starts with them set)."""
+    declared = {spec.name: spec.option for spec in setup.state_specs.values() if spec.option is not None}
+    given = dict(setup.scenario.options)
+    for name, value in given.items():
+        problem = option_problem(name, value, declared)
+        if problem:
+            raise setup_error(setup.scenario, f"options.{name}: {problem}")
+    for spec in setup.state_specs.values():
+        if spec.option is not None:
+            value = given.get(spec.name, spec.option)
+            if type(value) is not type(spec.option):  # two powers declare one name as a Number and a Yes/No
+                problem = option_problem(spec.name, value, {spec.name: spec.option})
+                raise setup_error(setup.scenario, f"options.{spec.name}: {problem}")
+            setup.option_state[(spec.key, None)] = value
 
 
 def scenario_span(scenario: Scenario) -> Span:

@@ -36,14 +36,10 @@ class CardTables:
     def __init__(self, cards, players: int, transfer_cards: int, direction: str = "both",
                  sides: tuple[str, ...] = SIDES) -> None:
         self.seat = tuple(Option(seat, f"Community {seat}") for seat in range(players))
-        # each seat's Transfer passes, in order: (receiver, the prompt that asks for the card)
-        self.transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, self.seat[receiver].label))
-                                     for receiver in _transfer_targets(seat, players, transfer_cards, direction))
-                               for seat in range(players))
-        # the Transfer picks of a round in the order they are made, seat by seat:
-        # (seat, how many that seat picked before, receiver, prompt)
-        self.transfer_steps = tuple((seat, k, receiver, prompt) for seat in range(players)
-                                    for k, (receiver, prompt) in enumerate(self.transfers[seat]))
+        self.players = players
+        self._transfer_plans: dict[tuple[int, str], tuple[tuple, tuple]] = {}
+        # the box's Transfer (a round's own, if the hand says so: transfer_plan)
+        self.transfers, self.transfer_steps = self.transfer_plan(transfer_cards, direction)
         self.hand_keys, self.transfer_keys, self.expedition_keys = (
             tuple(f"{kind}:{seat}" for seat in range(players)) for kind in ("hand", "transfer", "expedition"))
         self.held_keys = self.hand_keys + self.transfer_keys  # the zones a Community plays from
@@ -75,6 +71,27 @@ class CardTables:
                           for i, c in enumerate(cards))
 
 
+    def transfer_plan(self, cards: int, to: str) -> tuple[tuple, tuple]:
+        """A Transfer of `cards` cards each `to` (kernel.setup.GameSetup.transfer_in), worked out once:
+
+        (each seat's passes in order: (receiver, the prompt that asks for the card); the picks of the
+        round in the order they are made, seat by seat: (seat, how many that seat picked before,
+        receiver, prompt)). `to` "none" (or 0 cards): no pass at all.
+        """
+        key = (cards, to)
+        plan = self._transfer_plans.get(key)
+        if plan is None:
+            players, seat_options = self.players, self.seat
+            count = 0 if to == "none" else cards
+            transfers = tuple(tuple((receiver, _transfer_prompt(seat, receiver, players, seat_options[receiver].label))
+                                    for receiver in _transfer_targets(seat, players, count, to))
+                              for seat in range(players))
+            steps = tuple((seat, k, receiver, prompt) for seat in range(players)
+                          for k, (receiver, prompt) in enumerate(transfers[seat]))
+            plan = self._transfer_plans[key] = (transfers, steps)
+        return plan
+
+
 class _OptionByName(dict):
     """The option of a value offered by name (a Faction, a number, a side, a course's words), made on first use."""
 
@@ -95,7 +112,8 @@ class InForce:
     """
 
     __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
-                 "play_hooks", "trick_hooks", "after_keys", "start_keys", "game_end_keys", "ruled", "restricted")
+                 "play_hooks", "trick_hooks", "after_keys", "start_keys", "bid_keys", "game_end_keys", "ruled",
+                 "restricted", "bid_rules")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -112,6 +130,8 @@ class InForce:
         self.trick_hooks: dict[str, tuple] = {}  # Faction -> its on-trick hook key
         self.after_keys: tuple[tuple, ...] = ()  # the after-trick hooks
         self.start_keys: tuple[tuple, ...] = ()  # the start-of-round hooks
+        self.bid_keys: tuple[tuple, ...] = ()  # the after-transfer hooks (the bidding moment)
+        self.bid_rules: tuple | None = None  # the `rule bids only when` conditions of the powers in force
         self.game_end_keys: tuple[tuple, ...] = ()  # the end-of-game hooks
         self.ruled: frozenset[str] = frozenset()  # Factions with a rule that says who wins (wins, wild, beats...)
         self.restricted: frozenset[str] = frozenset()  # Factions with a rule on what may be led or played

@@ -29,6 +29,9 @@ from happydayz.language.visitor import Visitor
 from happydayz.base.resources import data_dir
 
 GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
+#: The built-in names of the hand's auction, read as their nouns (english.NAMES).
+_AUCTION_NAMES = ("offered", "offered_faction", "passing", "bids_so_far", "auction_winner", "winning_bid",
+                  "winning_faction", "dealer")
 GOLDEN_COMMAND = "python -m happydayz.language.cardtext --write-golden tests/golden/cardtext"
 
 BINDING_WORDS = {
@@ -552,7 +555,7 @@ class Renderer(Visitor):
             return v.label or n.name
         if n.name in self.state:
             return self.state_value(self.state[n.name], None, ctx)
-        return NAMES[n.name] if n.name in ("round", "players") else n.name
+        return NAMES[n.name] if n.name in ("round", "players", *_AUCTION_NAMES) else n.name
 
     def num_BareAttr(self, n: ast.BareAttr, ctx: Ctx) -> str:
         subject = ctx.it[1] if isinstance(ctx.it, tuple) else "it"
@@ -567,6 +570,9 @@ class Renderer(Visitor):
         return f"the {ATTRIBUTE_NOUNS[n.attr]} of {target}"
 
     def num_Call(self, n: ast.Call, ctx: Ctx) -> str:
+        if n.function == "bid_of" and len(n.args) == 1:
+            w = self.who(n.args[0], ctx)
+            return f"the number {w.subj} bid in the auction"
         if n.function == "tricks" and len(n.args) == 1:
             w = self.who(n.args[0], ctx)
             return f"the number of tricks {w.subj} {conj(w, 'have', 'has')} won this round"
@@ -722,6 +728,8 @@ class Renderer(Visitor):
             return self.void_words
         if n.name in ("true", "false"):
             return "always" if n.name == "true" else "never"
+        if v is None and n.name == "passing":
+            return NAMES["passing"]
         if v is None and n.name in self.state:
             return self.state_test(self.state[n.name], None, ctx)
         if v is not None and v.kind == BOOL and v.label:
@@ -1025,6 +1033,8 @@ class Renderer(Visitor):
         """A counter or a mark as a noun: "your points", "the points of the Community that won the trick",
         "the game's bells" (one for the game), "your mark “warned”", "the mark “alarm”"."""
         label = decl.name.replace("_", " ")
+        if decl.option is not None:
+            return f"the option “{label}”"
         if decl.kind == "mark":
             label = f"mark “{label}”"
         if not decl.per_community:
@@ -1046,8 +1056,8 @@ class Renderer(Visitor):
         return None
 
     def state_test(self, decl: ast.StateDecl, owner: ast.Node | None, ctx: Ctx) -> str:
-        """A mark as a condition: "your mark “warned” is set"."""
-        return f"{self.state_value(decl, owner, ctx)} is set"
+        """A mark as a condition: "your mark “warned” is set" ("the option “x” is on")."""
+        return f"{self.state_value(decl, owner, ctx)} is {'on' if decl.option is not None else 'set'}"
 
     def set_state(self, decl: ast.StateDecl, owner: ast.Node | None, value: ast.Node, ctx: Ctx) -> str:
         target = self.state_value(decl, owner, ctx)
@@ -1367,6 +1377,9 @@ class Renderer(Visitor):
                     "play)")
         if r.kind == "must_be_played":
             return f"{a_one} must be played when {condition}: a Community holding such a card plays one of them"
+        if r.kind == "bids_only_when":
+            return (f"in the auction, a Community may bid only if {self.cond(r.condition, ctx)} (if no bid it could "
+                    "make fits, this does not apply)")
         raise ValueError(f"unknown rule '{r.kind}'")  # pragma: no cover - the parser makes no other
 
     def trumps(self, a_one: str, condition: ast.Node | None, ctx: Ctx) -> str:
@@ -1418,6 +1431,11 @@ class Renderer(Visitor):
         lines: list[Line] = []
         for d in self.power.state:
             label = d.name.replace("_", " ")
+            if d.option is not None:
+                default = ("on" if d.option else "off") if type(d.option) is bool else str(d.option)
+                kind = "yes or no" if d.kind == "mark" else "a number"
+                lines.append((0, f"the scenario's option “{label}” ({kind}): {default} unless the scenario sets it"))
+                continue
             thing = f"count of {label}" if d.kind == "counter" else f"mark “{label}”"
             secret = "secret " if d.visibility == "secret" else ""
             keeper = "each Community keeps" if d.per_community else "the game keeps"

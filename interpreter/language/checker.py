@@ -27,9 +27,11 @@ ELEMENT_OF.update({NUMBERS: INT, SIDES: SIDE})
 # running hook can see (see docs/language.md, "Hooks").
 WIN, END, RULE = "on win", "at end of round", "rule"
 PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at start of round", "at end of game"
+BIDDING = "after transfer"  # the bidding moment: after the Transfer, before the round's first trick
+AUCTION = "bid rule"  # a `rule bids only when` condition: a bid of the hand's auction is being considered
 CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
-                   "start_of_round": START, "end_of_game": GAME_END}
-ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, GAME_END)
+                   "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END}
+ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, BIDDING, GAME_END, AUCTION)
 IN_A_TRICK = (WIN, RULE, PLAY, TRICK, AFTER)  # a trick is on the table (or just won)
 TRICK_WON = (WIN, TRICK, AFTER)
 BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -56,14 +58,24 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "minus": (SIDE, ANY),
     "true": (BOOL, ANY),
     "false": (BOOL, ANY),
+    # the hand's auction (docs/boxes.md): the bid considered by a `rule bids only when`, and its record
+    "offered": (INT, (AUCTION,)),
+    "offered_faction": (FACTION, (AUCTION,)),
+    "passing": (BOOL, (AUCTION,)),
+    "bids_so_far": (INT, ANY),
+    "auction_winner": (COMMUNITY, ANY),
+    "winning_bid": (INT, ANY),
+    "winning_faction": (FACTION, ANY),
+    "dealer": (COMMUNITY, ANY),  # the round's dealer (Community 0 in a hand without one)
 }
 ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}
 FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population", "player",
-             "position", "tricks", "numbers")
+             "position", "tricks", "numbers", "bid_of")
 MAX_NUMBERS = 50  # the most Numbers `numbers(a, b)` offers (a choice is a decision: a short list)
 # The hooks that belong to a Faction's cards; the others may belong to any power.
 CARD_HOOKS = ("win", "play", "lead", "trick")
-RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played")
+RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played", "bids_only_when")
+GAME_RULES = ("bids_only_when",)  # rules of any power (the others act on a Faction's cards)
 
 
 def is_set(t: str | None) -> bool:
@@ -171,6 +183,9 @@ class Checker(Visitor):
             if d.visibility == "secret" and not d.per_community:
                 self.sink.error(d.span, f"a secret {d.kind} belongs to one Community: write 'per community'", "C061",
                                 hint=f"{d.kind} {d.name} per community for {d.lifetime} secret")
+            if type(d.option) is str:
+                self.sink.error(d.span, f"an option's default is a whole number, true or false, not '{d.option}'",
+                                "C068", hint=f"option {d.name} = false")
             self.state.setdefault(d.name, d)
 
     def check_items(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> None:
@@ -190,10 +205,10 @@ class Checker(Visitor):
             if rule.kind in kinds:
                 self.sink.error(rule.span, "this rule is written twice here", "C026")
             kinds.add(rule.kind)
-            if self.binding != "faction":
+            if self.binding != "faction" and rule.kind not in GAME_RULES:
                 self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
             if rule.condition is not None:
-                self.context = RULE
+                self.context = AUCTION if rule.kind in GAME_RULES else RULE
                 if rule.kind == "beats":
                     t = self.expr(rule.condition, self.root_scope())
                     if t is not None and as_set(t) != FACTIONS:
@@ -253,6 +268,7 @@ class Checker(Visitor):
 
     def set_state(self, s: ast.Node, name: str, owner: ast.Node | None, value: ast.Node, scope: _Scope) -> None:
         decl = self.state_declaration(s, name, owner, scope)
+        self.not_an_option(s, decl)
         if decl is not None:
             self.expect(value, scope, INT if decl.kind == "counter" else BOOL, f"the new value of '{name}'")
         else:
@@ -274,8 +290,14 @@ class Checker(Visitor):
     def statement_SetState(self, s: ast.SetState, scope: _Scope) -> None:
         self.set_state(s, s.name, s.owner, s.value, scope)
 
+    def not_an_option(self, s: ast.Node, decl: ast.StateDecl | None) -> None:
+        if decl is not None and decl.option is not None:
+            self.sink.error(s.span, f"'{decl.name}' is an option: the scenario sets it, and it never changes during "
+                                    "a game", "C069", hint=f"declare a counter or a mark to keep a value that changes")
+
     def statement_AddState(self, s: ast.AddState, scope: _Scope) -> None:
         decl = self.state_declaration(s, s.name, s.owner, scope)
+        self.not_an_option(s, decl)
         if decl is not None and decl.kind != "counter":
             self.sink.error(s.span, f"'add' counts up a counter, and '{s.name}' is a mark", "C065",
                             hint=f"write 'set {s.name} = true'")
@@ -390,7 +412,7 @@ class Checker(Visitor):
             self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
 
     def statement_NextLeader(self, s: ast.NextLeader, scope: _Scope) -> None:
-        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER))
+        self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
         self.expect(s.who, scope, COMMUNITY, "the next leader")
 
     def statement_NextLead(self, s: ast.NextLead, scope: _Scope) -> None:
@@ -643,6 +665,10 @@ class Checker(Visitor):
         if name == "tricks":
             if arity(1, 1):
                 self.expect(args[0], scope, COMMUNITY, "whose tricks")
+            return INT
+        if name == "bid_of":
+            if arity(1, 1):
+                self.expect(args[0], scope, COMMUNITY, "whose bid")
             return INT
         if name in ("player", "position"):
             if self.context not in IN_A_TRICK:

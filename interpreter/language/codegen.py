@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 from happydayz.language import ast
 from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, CheckedPower, as_set
-from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
+from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
                                          OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before,
                                          _divide, _MISSING, _player, _position, _unique, attribute_test)
 from happydayz.language.visitor import Visitor
@@ -71,8 +71,14 @@ _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
 _EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end")
 _OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-") + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
+_AUCTION = (*AUCTION_STATE.values(), DEALER_STATE)  # the keys of the hand's record in the game's state
 #: Every string the generator writes of its own accord (a power's strings are its Factions, variables and counters).
-VOCABULARY = frozenset(_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS)
+VOCABULARY = frozenset(_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS + _AUCTION)
+
+
+def _auction_read(part: str, owner: str = "None", default: str = "0") -> str:
+    """The auction's record as the kernel keeps it in the game's state (compiler.AUCTION_STATE: its own words)."""
+    return f"ctx.g.state.get(({AUCTION_STATE[part]!r}, {owner}), {default})"
 
 # The built-in names, as the compiler's _BUILTIN_READERS read them.
 _BUILTINS = {
@@ -99,6 +105,14 @@ _BUILTINS = {
     "minus": "'-'",
     "true": "True",
     "false": "False",
+    "offered": "ctx.offer[0]",
+    "offered_faction": "ctx.offer[1]",
+    "passing": "ctx.offer[2]",
+    "bids_so_far": _auction_read("made"),
+    "auction_winner": _auction_read("winner"),
+    "winning_bid": _auction_read("contract"),
+    "winning_faction": _auction_read("trump", default="None"),
+    "dealer": f"ctx.g.state.get(({DEALER_STATE!r}, None), 0)",
 }
 _INLINE = 60  # an expression evaluated twice (as its closure does) longer than this becomes a function of its own
 
@@ -263,7 +277,7 @@ class CodeGenerator(Visitor):
 
     def state_read(self, name: str, owner: str | None) -> str:
         spec = self.state[name]
-        default = "0" if spec.kind == "counter" else "False"
+        default = ("True" if spec.default else "False") if type(spec.default) is bool else _literal(spec.default, int)
         return f"ctx.g.state.get(({_literal(spec.key, str)}, {self.state_owner(spec, owner)}), {default})"
 
     def effect_Declare(self, s: ast.Declare) -> str:
@@ -460,6 +474,8 @@ class CodeGenerator(Visitor):
         if name in ("population", "tricks"):
             table = "population" if name == "population" else "tricks_won"
             return f"ctx.g.{table}[{self.expr(args[0])}]"
+        if name == "bid_of":
+            return _auction_read("bid", self.expr(args[0]))
         if name in ("player", "position"):
             return f"{'_player' if name == 'player' else '_position'}(ctx, {self.expr(args[0])})"
         if name == "numbers":

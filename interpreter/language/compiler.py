@@ -38,7 +38,8 @@ OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose"
 
 # A hook's short name (in frame keys and events) by its timing in the syntax tree.
 HOOK_NAMES = {"win": "win", "end_of_round": "end", "play": "play", "lead": "lead", "trick": "trick",
-              "after_trick": "after_trick", "start_of_round": "start", "end_of_game": "game_end"}
+              "after_trick": "after_trick", "start_of_round": "start", "after_transfer": "after_transfer",
+              "end_of_game": "game_end"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class VariantProgram:
     leads_only_when: Fn | None = None
     only_leads: bool = False
     must_be_played: Fn | None = None
+    bids_only_when: Fn | None = None  # a bid of the hand's auction may be made only when this holds
     sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
 
     @property
@@ -112,9 +114,12 @@ class StateSpec:
     per_community: bool
     lifetime: str  # round, game
     visibility: str  # public, secret
+    option: int | bool | None = None  # a scenario option: its declared default (the scenario may set another)
 
     @property
     def default(self) -> int | bool:
+        if self.option is not None:
+            return self.option
         return 0 if self.kind == "counter" else False
 
 
@@ -156,7 +161,7 @@ class Compiler(Visitor):
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
-                                        d.visibility) for d in power.state}
+                                        d.visibility, d.option) for d in power.state}
 
     def type_of(self, node: ast.Node) -> str:
         return self.types[id(node)]
@@ -610,6 +615,9 @@ class Compiler(Visitor):
         if name == "tricks":
             f = args[0]
             return lambda ctx: ctx.g.tricks_won[f(ctx)]
+        if name == "bid_of":
+            f, key = args[0], AUCTION_STATE["bid"]
+            return lambda ctx: ctx.g.state.get((key, f(ctx)), 0)
         if name == "player":
             f = args[0]
             return lambda ctx: _player(ctx, f(ctx))
@@ -734,6 +742,13 @@ SHARED_DESTINATIONS = {"reserve_top": ("reserve", "top"), "reserve_bottom": ("re
 _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
                 ">=": operator.ge}
 
+#: Where the kernel keeps the hand's auction in the game's state (kernel.game, docs/boxes.md): the bids and
+#: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
+AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
+                 "trump": "Auction:trump", "bid": "Auction:bid"}
+#: Where the kernel keeps the round's dealer in the game's state (a hand with a dealer: docs/boxes.md).
+DEALER_STATE = "Hand:dealer"
+
 _BUILTIN_READERS: dict[str, Fn] = {
     "self": lambda ctx: ctx.me,
     "others": lambda ctx: ctx.g.tables.clockwise[ctx.me][1:],
@@ -758,6 +773,14 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "minus": lambda ctx: "-",
     "true": lambda ctx: True,
     "false": lambda ctx: False,
+    "offered": lambda ctx: ctx.offer[0],
+    "offered_faction": lambda ctx: ctx.offer[1],
+    "passing": lambda ctx: ctx.offer[2],
+    "bids_so_far": lambda ctx: ctx.g.state.get((AUCTION_STATE["made"], None), 0),
+    "auction_winner": lambda ctx: ctx.g.state.get((AUCTION_STATE["winner"], None), 0),
+    "winning_bid": lambda ctx: ctx.g.state.get((AUCTION_STATE["contract"], None), 0),
+    "winning_faction": lambda ctx: ctx.g.state.get((AUCTION_STATE["trump"], None)),
+    "dealer": lambda ctx: ctx.g.state.get((DEALER_STATE, None), 0),
 }
 
 

@@ -31,6 +31,10 @@ NAMES = {
     "winner": "the Community that won the trick", "winning": "the winning card",
     "before": "the cards played earlier in this trick", "sides": "the + side or the − side",
     "plus": "the + side", "minus": "the − side",
+    "offered": "the number (or level) of the bid", "offered_faction": "the Faction of the bid",
+    "passing": "the bid is a pass", "bids_so_far": "the number of bids made so far in the auction",
+    "auction_winner": "the Community that won the auction", "winning_bid": "the winning bid's number (or level)",
+    "winning_faction": "the winning bid's Faction", "dealer": "the dealer",
 }
 # The sides of a trick, each as a noun phrase.
 SIDE_WORDS = {"plus": "the + side", "minus": "the − side"}
@@ -42,6 +46,7 @@ HOOK_TIMING_WORDS = {
     "trick": "when a trick is won, for each card of this Faction you played to it",
     "after_trick": "after every trick, for the Community that won it",
     "start_of_round": "at the start of the round, after the deal",
+    "after_transfer": "after the Transfer, before the round's first trick (the bidding moment)",
     "end_of_game": "at the end of the game, after the last count",
 }
 

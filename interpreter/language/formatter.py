@@ -236,7 +236,7 @@ def _one_liner(node: Tree) -> str | None:
     """The kind of a one-line item of a power: "rule", or "state" (a counter or a mark); None for the others."""
     if node.data.startswith("rule_"):
         return "rule"
-    if node.data == "state_decl":
+    if node.data in ("state_decl", "option_decl"):
         return "state"
     return None
 

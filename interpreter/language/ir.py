@@ -24,11 +24,13 @@ FORMAT = "happydayz-ir/1"
 RULE_FLAGS = ("always_playable", "never_leads", "face_up", "carried_over", "blocks_led_power")
 # The rules of issue 14, each exported only when the variant has it: `true` for a rule without a
 # condition, else its condition (for `beats`, the Factions beaten) as a typed tree.
-TRICK_RULES = ("wins", "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played")
+TRICK_RULES = ("wins", "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played",
+               "bids_only_when")
 # Every hook's key in the export, by the compiler's short name; `on_win` and `end_of_round` are always
 # there (null when the variant has no such hook), the others only when written.
 HOOK_KEYS = {"win": "on_win", "end": "end_of_round", "play": "on_play", "lead": "on_lead", "trick": "on_trick",
-             "after_trick": "after_trick", "start": "start_of_round", "game_end": "end_of_game"}
+             "after_trick": "after_trick", "start": "start_of_round", "after_transfer": "after_transfer",
+             "game_end": "end_of_game"}
 ALWAYS_EXPORTED_HOOKS = ("win", "end")
 
 
@@ -44,7 +46,8 @@ def power_ir(power: CompiledPower) -> dict:
     }
     if power.state:
         out["state"] = {name: {"kind": spec.kind, "per_community": spec.per_community, "lifetime": spec.lifetime,
-                               "visibility": spec.visibility, "key": spec.key}
+                               "visibility": spec.visibility, "key": spec.key,
+                               **({"option": spec.option} if spec.option is not None else {})}
                         for name, spec in power.state.items()}
     return out
 

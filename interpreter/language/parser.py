@@ -117,6 +117,23 @@ class _ToAst(Transformer):
         return ast.StateDecl(self._span(meta), kind, str(name), options.get("per", False),
                              options.get("for", "game"), options.get("seen", "public"))
 
+    def option_int(self, meta, children):
+        return int(children[0])
+
+    def option_negative(self, meta, children):
+        return -int(children[0])
+
+    def option_word(self, meta, children):
+        word = str(children[0])
+        if word not in ("true", "false"):
+            return word  # not a default an option may have: the checker says so (C068)
+        return word == "true"
+
+    def option_decl(self, meta, children):
+        name, default = children
+        kind = "mark" if type(default) is bool else "counter"
+        return ast.StateDecl(self._span(meta), kind, str(name), False, "game", "public", default)
+
     def bind_faction(self, meta, children):
         return ast.Binding(self._span(meta), "faction", children[0])
 
@@ -158,6 +175,9 @@ class _ToAst(Transformer):
     def after_trick(self, meta, children):
         return ast.Hook(self._span(meta), "after_trick", children[0])
 
+    def after_transfer(self, meta, children):
+        return ast.Hook(self._span(meta), "after_transfer", children[0])
+
     def at_start_of_round(self, meta, children):
         return ast.Hook(self._span(meta), "start_of_round", children[0])
 
@@ -193,6 +213,9 @@ class _ToAst(Transformer):
 
     def rule_beats(self, meta, children):
         return ast.Rule(self._span(meta), "beats", children[0])
+
+    def rule_bids_only_when(self, meta, children):
+        return ast.Rule(self._span(meta), "bids_only_when", children[0])
 
     def rule_leads_only_when(self, meta, children):
         return ast.Rule(self._span(meta), "leads_only_when", children[0])

@@ -131,7 +131,7 @@ def describe_mode(s: ast.ChooseMode) -> str:
 
 # ---- issue 14: the functions that read the trick, in the words of a prompt ("the Community that played x").
 _CALL_WORDS.update({"player": "the Community that played", "position": "the position in the trick of",
-                    "tricks": "the number of tricks won this round by"})
+                    "tricks": "the number of tricks won this round by", "bid_of": "the bid in the auction of"})
 
 
 # ------------------------------------------------------------------ the prompts of a power

@@ -70,6 +70,7 @@ class Ctx:
     side: str | None = None
     winner: int | None = None
     winning: int | None = None
+    offer: tuple | None = None  # a bid considered by a `rule bids only when`: (number or level, Faction, passing)
 
 
 # The VM has stopped at a choice: (actor, kind, prompt, options, element) — who chooses,

@@ -26,7 +26,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
                                   "simultaneously", "then"),
     "storage.type.happydayz": ("power", "variant", "rule", "for", "faction", "card", "added", "on", "win", "at",
                                "end", "of", "round", "counter", "mark", "per", "community", "game", "public", "secret",
-                               "play", "after", "start"),
+                               "play", "after", "start", "option", "transfer", "bids"),
     "constant.language.variant.happydayz": ("basic", "positive", "negative"),
     "keyword.operator.word.happydayz": ("and", "or", "not", "is", "where", "except", "otherwise", "with", "most",
                                         "fewest", "strictly"),

@@ -88,7 +88,9 @@ class HappyDayzGame(pyspiel.Game):
         cards = len(setup.cards)
         # A round: the Transfer passes, then at most one trick per card (the kernel stops a round past
         # that), each with a play per Community and some choices; then a Faction change or a drawn power.
-        per_round = n * setup.transfer_cards + cards * (n + 8) + 2
+        passes = max(setup.transfer_in(r)[0] for r in range(1, setup.rounds + 1))  # (the hand may vary it by round)
+        bids = 50 * n if setup.hand.auction is not None else 0  # (the kernel ends an auction after 50 laps)
+        per_round = n * passes + bids + cards * (n + 8) + 3  # (+1: a chosen dealer)
         info = pyspiel.GameInfo(num_distinct_actions=self.space.size, max_chance_outcomes=0, num_players=n,
                                 min_utility=low, max_utility=high, utility_sum=None,
                                 max_game_length=per_round * setup.rounds)

@@ -42,7 +42,7 @@ from happydayz.base.errors import DataProblem, Diagnostic, HappyError, Span, Usa
 from happydayz.base.files import FileLocked, is_regular_file, load_json, lock_exclusive, read_bytes, within
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
-from happydayz.data.boxes import MAX_PLAYERS
+from happydayz.data.boxes import MAX_PLAYERS, scenario_hand
 from happydayz.data.schemas import load_schema
 from happydayz.data.boxes import _translate as _schema_diagnostics  # the box files' wording for schema errors
 from happydayz.data.environment import Environment
@@ -207,8 +207,10 @@ def load_sweep(path: str | os.PathLike, env: Environment | None = None) -> Sweep
             errors.extend(problem.diagnostics)
             continue
         scenarios.append((text, reference, scenario, here))
-        deals[text] = None if scenario.house_rules.hand_size is not None else \
-            getattr(extended.boxes.get(scenario.box), "deal", None)  # (a hand_size house rule deals for any count)
+        box = extended.boxes.get(scenario.box)
+        # (a hand size of the scenario's, or the older hand_size house rule, deals for any count)
+        deals[text] = None if box is None or scenario_hand(box.hand, scenario.house_rules, scenario.hand).hand_size \
+            != "deal" else box.deal
 
     # Player counts.
     player_list = _listed(data["players"]) if "players" in data else None

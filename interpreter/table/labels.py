@@ -12,7 +12,7 @@ def signed(number: int) -> str:
 
 
 def card_name(game: Game, card: int) -> str:
-    """A card's label with the Survivors it counts, when it counts any: "Zombies 10 (−3)", "Hippies 4 (+2)"."""
+    """A card's label with the Survivors it counts, when it counts any: "… 10 (−3)" for a loss, "… 4 (+1)"."""
     spec = game.cards[card]
     return f"{spec.label} ({signed(spec.survivors)})" if spec.survivors else spec.label
 
@@ -31,7 +31,7 @@ def option_text(game: Game, decision: Decision, index: int, viewer: int | None) 
     if type(value) is int and 0 <= value < len(seats) and option == seats[value]:  # a Community to choose
         return community_name(game, value, viewer)
     if type(card) is int and 0 <= card < len(game.cards) and label.startswith(game.cards[card].label):
-        return card_name(game, card) + label[len(game.cards[card].label):]  # a card: "Soldiers 4 (+1) on +"
+        return card_name(game, card) + label[len(game.cards[card].label):]  # a card, e.g. "… 4 (+1) on +"
     return label
 
 

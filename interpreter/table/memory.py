@@ -2,7 +2,7 @@
 takes one out at random.
 
 The kernel's observation tells only what everyone knows for sure lies in a
-zone: when a power removes a card blind (the Dogs' kind of power), nobody is
+zone: when a power removes a card blind (a random pick), nobody is
 sure which of the known cards is still there, so the observation forgets them
 all. A person does not forget them: they remember the cards and know that one
 of them may be gone. This memory keeps, per Expedition zone and round, every

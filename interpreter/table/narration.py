@@ -182,9 +182,18 @@ class Narrator:
             carried.append(kept)
         return carried
 
+    def _dealer(self, e: dict) -> list[str]:
+        return [f"Round {e['round']}: {self.community(e['seat'])} deals."]
+
     def _transfer(self, e: dict) -> list[str]:
-        return [f"{self.community(p['from'])} passes {self.card(p['card'])} to {self.zone('transfer:' + str(p['to']))}."
-                for p in e["passes"]]
+        if self.game.setup.hand.into != "hand":  # face up in the receiver's Transfer zone: everyone sees it
+            return [f"{self.community(p['from'])} passes {self.card(p['card'])} to "
+                    f"{self.zone('transfer:' + str(p['to']))}." for p in e["passes"]]
+        # into the receiver's hand: only the giver and the receiver know the card, unless everyone sees it
+        everyone = self.game.setup.hand.seen_by == "everyone"
+        return [f"{self.community(p['from'])} passes "
+                f"{self.card(p['card']) if everyone or self.viewer in (None, p['from'], p['to']) else 'a card'} to "
+                f"{self.zone('hand:' + str(p['to']))}." for p in e["passes"]]
 
     def _encounter(self, e: dict) -> list[str]:
         card = f"New trick: the Encounter card is {self.card(e['card'])}" if e.get("card") else \

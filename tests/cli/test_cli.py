@@ -48,7 +48,7 @@ def test_no_command_is_a_usage_error(capsys):
 
 
 @pytest.mark.parametrize("argv, expected", [
-    (["simulate", "--players", "7"], "2 to 6 players"),
+    (["simulate", "--players", "8"], "2 to 7 players"),
     (["simulate", "--games", "0"], "expected 1 or more"),
     (["simulate", "--seed", "abc"], "expected a whole number"),
     (["simulate", "--no-such-option"], "unrecognized arguments"),

@@ -308,7 +308,7 @@ def test_unknown_key_in_box_nested(tmp_path):
 
 def test_box_semantic_errors_are_all_collected(tmp_path):
     text = WF.read_text(encoding="utf-8")
-    text = text.replace("deal: {2: 16, 3: 14, 4: 12, 5: 10}", "deal: {2: 16, 3: 14, 5: 10, 7: 9}")
+    text = text.replace("deal: {2: 16, 3: 14, 4: 12, 5: 10}", "deal: {2: 16, 3: 14, 5: 10, 8: 9}")
     text = text.replace("power: dogs.power", "power: no_such_file.power")
     text = text.replace("faction: Bikers\n    replaces: 7", "faction: Bikers\n    replaces: 17")
     text = text.replace("      - Governors", "      - Governers")
@@ -317,7 +317,7 @@ def test_box_semantic_errors_are_all_collected(tmp_path):
     codes = [d.code for d in diagnostics]
     messages = [d.message for d in diagnostics]
     assert "deal: no entry for 4 players" in messages
-    assert "deal: 7 players is not a possible game (2 to 6 players)" in messages
+    assert "deal: 8 players is not a possible game (2 to 7 players)" in messages
     assert any(m.startswith("factions[4].power: power file 'no_such_file.power'") for m in messages)
     assert "promos[0].replaces: 'Bikers' has no card of value 17" in messages
     assert ("scenarios[6].factions[2]: 'Governers' is not a faction of any loaded box "
@@ -526,12 +526,12 @@ def test_unknown_box_in_scenario(tmp_path, library):
 
 
 def test_too_many_factions_and_bad_players(tmp_path, library):
-    path = write(tmp_path, "s.yaml", "box: american-dream\nfactions: [A, B, C, D, E, F, G]\nplayers: 7\n")
+    path = write(tmp_path, "s.yaml", "box: american-dream\nfactions: [A, B, C, D, E, F, G]\nplayers: 8\n")
     with pytest.raises(DataProblem) as excinfo:
         load_scenario_file(path, library)
     assert problem_of(excinfo) == [
         f"{path}:2:11: factions: allows at most 6 item(s), got 7",
-        f"{path}:3:10: players: 7 is more than the maximum, 6",
+        f"{path}:3:10: players: 8 is more than the maximum, 7",
     ]
 
 

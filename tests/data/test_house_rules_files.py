@@ -85,7 +85,7 @@ def test_a_box_scenario_may_have_house_rules(tmp_path):
 
 def test_bad_values_exact_schema_errors(tmp_path, library):
     path = write(tmp_path, "bad.yaml", FACTIONS + (
-        "players: 7\n"
+        "players: 8\n"
         "house_rules:\n"
         "  hand_size: 0\n"
         "  transfer: {cards: -1, direction: acros, rounds: [0, 2, 2]}\n"
@@ -96,7 +96,7 @@ def test_bad_values_exact_schema_errors(tmp_path, library):
         "  elimination: 1\n"
         "  shuffle: true\n"))
     assert problems(path, library) == [
-        f"{path}:3:10: error[D013]: players: 7 is more than the maximum, 6",
+        f"{path}:3:10: error[D013]: players: 8 is more than the maximum, 7",
         f"{path}:5:14: error[D013]: house_rules.hand_size: 0 is less than the minimum, 1",
         f"{path}:6:21: error[D013]: house_rules.transfer.cards: -1 is less than the minimum, 0",
         f"{path}:6:36: error[D013]: house_rules.transfer.direction: 'acros' is not one of 'both', 'left', 'right', "
@@ -247,12 +247,12 @@ def test_a_box_file_that_is_a_link_out_of_the_folder_is_not_read(tmp_path, libra
 
 
 def test_the_problems_of_the_box_file_point_into_it(tmp_path, library):
-    broken = SMALL_BOX.replace("5: 4, 6: 3}", "5: 4, 7: 3}").replace("hippies.power", "hipies.power")
+    broken = SMALL_BOX.replace("5: 4, 6: 3}", "5: 4, 8: 3}").replace("hippies.power", "hipies.power")
     write(tmp_path, "small.yaml", broken)
     path = write(tmp_path, "s.yaml", "box_file: small.yaml\nfactions: [Hippies]\n")
     box = tmp_path / "small.yaml"
     found = problems(path, library)
-    assert found[0] == f"{box}:4:32: error[D026]: deal: 7 players is not a possible game (2 to 6 players)"
+    assert found[0] == f"{box}:4:32: error[D026]: deal: 8 players is not a possible game (2 to 7 players)"
     assert found[1].startswith(f"{box}:12:28: error[D025]: factions[1].power: power file 'hipies.power' of 'Hippies' "
                                "not found")
     assert len(found) == 2

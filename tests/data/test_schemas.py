@@ -55,6 +55,8 @@ def test_the_schemas_follow_the_constant(kind, most):
             assert node["maximum"] == most
         elif node["x-seats"] == "per-seat":
             assert node["maxItems"] == most
+        elif node["x-seats"] == "last-seat":
+            assert node["maximum"] == most - 1
         else:
             pattern = Draft202012Validator({"propertyNames": node["propertyNames"]})
             assert pattern.is_valid({str(seat): 1 for seat in range(most)})

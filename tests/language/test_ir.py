@@ -20,6 +20,7 @@ from happydayz.language.ir import HOOK_KEYS, RULE_FLAGS, TRICK_RULES, power_ir, 
 from happydayz.language.parser import parse_file
 
 NEW_CONSTRUCTS = Path(__file__).parent / "data" / "every_new_construct.power"
+ROOT = Path(__file__).resolve().parents[2]
 POWER_FILES = bundled_power_files()
 
 
@@ -78,3 +79,15 @@ def test_the_new_constructs_export_and_validate():
     [add] = [e for e in effects if e["node"] == "AddState" and e["owner"] and e["owner"]["node"] == "NameRef"]
     assert add == {"node": "AddState", "amount": {"node": "IntLit", "type": "Number", "value": 2}, "name": "points",
                    "owner": {"node": "NameRef", "type": "Community", "name": "winner"}}
+
+
+def test_an_option_and_the_bidding_moment_export_and_validate():
+    data = export(ROOT / "tests" / "games" / "mods" / "tally.power")
+    Draft202012Validator(schema()).validate(data)
+    assert data["state"]["bonus"] == {"kind": "counter", "per_community": False, "lifetime": "game",
+                                      "visibility": "public", "key": "Tally:bonus", "option": 1}
+    assert data["state"]["doubled"]["option"] is False
+    bidders = export(ROOT / "docs" / "cookbook" / "oh-hell-hand.power")
+    Draft202012Validator(schema()).validate(bidders)
+    assert list(bidders["variants"]["fixed"]["hooks"]) == ["on_win", "end_of_round", "after_transfer"]
+    assert "option" not in bidders["state"]["bid"]

@@ -118,3 +118,17 @@ def test_the_outline_and_the_hover_know_the_new_constructs(env):
     assert hover is not None and "Each Community keeps a secret count of points" in hover
     for word in ("counter", "declare", "flip", "wild", "winner"):
         assert word in documents.keywords() | set(documents.GROUPS)
+
+
+def test_the_outline_completion_and_hover_know_options_and_the_bidding_moment(env, tmp_path):
+    text = ("power Tally {\n  added\n\n  option bonus = 1\n  counter bid per community\n\n"
+            "  after transfer {\n    set bid = bonus\n  }\n}\n")
+    path = tmp_path / "tally.power"
+    [power] = documents.symbols(text, path)
+    assert [(s.name, s.kind) for s in power.children] == [("option bonus", "state"), ("counter bid", "state"),
+                                                          ("after transfer", "hook")]
+    after = [c.label for c in documents.completions("power T {\n  added\n  after ", path, 3, 9, env)]
+    assert "transfer" in after and "trick" in after
+    items = [c.label for c in documents.completions("power T {\n  added\n  ", path, 3, 3, env)]
+    assert "option" in items and "counter" in items
+    assert "option" in documents.keywords()

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -171,3 +172,13 @@ def test_openspiels_mcts_plays_against_the_projects_bots():
         assert state.is_terminal()
         results.append(state.returns())
     assert all(sorted(r)[-1] == 1.0 for r in results)  # every game has a winner (or shared winners)
+
+
+HAND_MODS = Path(__file__).resolve().parents[1] / "games" / "mods"
+
+
+@pytest.mark.parametrize("name", ["hand_auction_climbing", "hand_chosen"])
+def test_openspiel_plays_the_hands_new_decisions_dealer_and_bids(name):
+    """A chosen dealer and a climbing auction: OpenSpiel's own random simulation test plays them to the end."""
+    game = pyspiel.load_game("happydayz", {"scenario": str(HAND_MODS / f"{name}.scenario.yaml"), "express": True})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,3 +80,13 @@ def test_an_illegal_action_is_refused():
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(Exception, match="not a legal answer"):
         env.step(illegal)
+
+
+HAND_MODS = Path(__file__).resolve().parents[1] / "games" / "mods"
+
+
+@pytest.mark.parametrize("name", ["hand_auction", "hand_chosen"])
+def test_pettingzoos_api_test_on_the_hands_new_decisions(name):
+    """An auction with a power's rule on the bids, and a chosen dealer: PettingZoo's own API test."""
+    scenario = HAND_MODS / f"{name}.scenario.yaml"
+    api_test(hpz.env(scenario=str(scenario), players=3, express=True), num_cycles=300)

@@ -141,7 +141,7 @@ def test_a_broken_results_line_is_reported_with_its_place(capsys, grid, tmp_path
 
 
 @pytest.mark.parametrize("text, where, message", [
-    ("scenarios: [woodstock-fever/1]\nplayers: [4, 7]\ngames: 2\n", "2:14", "more than the maximum"),
+    ("scenarios: [woodstock-fever/1]\nplayers: [4, 8]\ngames: 2\n", "2:14", "more than the maximum"),
     ("scenarios: [woodstock-fever/1]\ngames: 2\nbots: [[random, randm, random, random]]\n", "3:17",
      "did you mean 'random'"),
     ("scenarios: [woodstock-fever/1]\ngames: 2\nvariants: [{Hipies: positive}]\n", "3:13",
