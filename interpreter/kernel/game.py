@@ -105,7 +105,7 @@ class Game:
                  "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
-                 "deal_plan")
+                 "deal_plan", "round_steps")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads).
@@ -134,6 +134,7 @@ class Game:
         self.round_no = 0
         self.round_gain = [0] * n
         self.tricks_played = 0
+        self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.active = 0
         self.designated: int | None = None
         self.named_lead: str | None = None
@@ -356,6 +357,7 @@ class Game:
         game.round_no = layout.round_no
         game.round_gain = list(layout.round_gain)
         game.tricks_played = 0
+        game.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         game.active = layout.active
         game.designated = game.named_lead = None
         game.trick = layout.trick
@@ -410,6 +412,7 @@ class Game:
         self.known = [[] for _ in range(self.n)]
         self.voids = [set() for _ in range(self.n)]
         self.tricks_played = 0
+        self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.tricks_won = [0] * self.n
         self.round_ends = False
         self.active = active
@@ -564,6 +567,7 @@ class Game:
             void.clear()
         self.round_gain = [0] * self.n
         self.tricks_played = 0
+        self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.designated = self.named_lead = None
         self.tricks_won = [0] * self.n
         self.round_ends = False
@@ -1000,7 +1004,7 @@ class Game:
                     options = pick(made, values)
                 self._ask(actor, kind, prompt, options)
                 return
-            frames.pop(0)
+            vm.ended(self, frames.pop(0), program)
         self.phase = self.after_frames
         _PHASES[self.phase](self)
 

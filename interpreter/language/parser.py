@@ -30,7 +30,8 @@ def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
     except UnexpectedInput as exc:
         raise SyntaxProblem(syntax_diagnostic(exc, text, filename)) from None
     try:
-        return _ToAst(filename, text).transform(tree)
+        with ast.room_to_recurse():
+            return _shallow(_ToAst(filename, text).transform(tree))
     except VisitError as exc:  # Lark wraps what a transformer method raises
         if isinstance(exc.orig_exc, _AstError):
             raise SyntaxProblem(exc.orig_exc.diagnostic) from None
@@ -39,6 +40,19 @@ def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
         raise
     except RecursionError:
         raise SyntaxProblem(too_deep(filename)) from None
+
+
+def _shallow(power: ast.PowerFile) -> ast.PowerFile:
+    """The tree, unless it nests more than ast.MAX_NESTING levels (S013 at the first node below that)."""
+    stack = [(power, 1)]
+    while stack:  # (no recursion: the tree may be deep)
+        node, depth = stack.pop()
+        if depth > ast.MAX_NESTING:
+            raise SyntaxProblem(Diagnostic(node.span, f"this is nested more than {ast.MAX_NESTING} levels deep", "S013",
+                                           hint="split it into simpler statements: a 'let' for a part of an "
+                                                "expression, or a smaller 'if'"))
+        stack.extend((child, depth + 1) for child in ast.children(node))
+    return power
 
 
 def parse_file(path: str | Path) -> ast.PowerFile:
