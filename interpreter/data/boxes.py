@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, suggest
+from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, quote, suggest
 from happydayz.data.model import (
     AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, HouseRules, Library, PromoDef, Scenario,
 )
@@ -115,7 +115,7 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return f"the text {quote(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -148,7 +148,7 @@ def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
         for key in instance:
             if key in allowed:
                 continue
-            message = f"{where}{key!r} is not a known key{_did_you_mean(key, allowed)}"
+            message = f"{where}{quote(key)} is not a known key{_did_you_mean(key, allowed)}"
             hint = "known keys here: " + ", ".join(allowed)
             out.append(((path, "key", key),
                         doc.diagnostic(path + (key,), message, D_UNKNOWN_KEY, key=True, hint=hint)))
@@ -171,15 +171,15 @@ def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
     if kind in ("enum", "const"):
         allowed = error.validator_value if kind == "enum" else [error.validator_value]
         listed = ", ".join(repr(a) for a in allowed)
-        message = f"{where}{instance!r} is not one of {listed}"
+        message = f"{where}{quote(instance)} is not one of {listed}"
         message += _did_you_mean(instance, [a for a in allowed if isinstance(a, str)])
         return [((path, kind), doc.diagnostic(path, message, D_BAD_VALUE))]
     if kind == "pattern":
         if "propertyNames" in error.schema_path:
-            message = f"{where}{instance!r} is not allowed as a key here (expected a number)"
+            message = f"{where}{quote(instance)} is not allowed as a key here (expected a number)"
             return [((path, "name", instance), doc.diagnostic(path + (instance,), message, D_BAD_VALUE, key=True))]
         described = schema.get("description")
-        message = f"{where}{instance!r} does not have the expected form"
+        message = f"{where}{quote(instance)} does not have the expected form"
         if described:
             message += f" ({described})"
         return [((path, "pattern"), doc.diagnostic(path, message, D_BAD_VALUE))]

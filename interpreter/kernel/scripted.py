@@ -20,7 +20,8 @@ from jsonschema import Draft202012Validator
 from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import format_path, load_yaml
-from happydayz.data.boxes import _schema_problems, switches
+from happydayz.base.files import within
+from happydayz.data.boxes import D_UNKNOWN_SCENARIO, _schema_problems, switches
 from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario, label_order
 from happydayz.kernel.game import Game
@@ -52,13 +53,10 @@ def load_script(path: str | os.PathLike):
     return doc
 
 
-def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
-    library = env.library
+def _scenario(doc, env: Environment, base: Path) -> tuple[Scenario, Any]:
+    data, library = doc.data, env.library
     if "scenario" in data:
-        ref = data["scenario"]
-        if str(ref).lower().endswith((".yaml", ".yml")) and not Path(ref).is_absolute():
-            ref = base / ref  # a scenario file next to the scripted game
-        return env.resolve_scenario(ref)
+        return env.resolve_scenario(_contained_scenario(doc, env, base, str(data["scenario"])))
     factions = []
     for entry in data.get("factions", []):
         if isinstance(entry, str):
@@ -73,11 +71,25 @@ def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
     return scenario, library
 
 
+def _contained_scenario(doc, env: Environment, base: Path, ref: str) -> str | Path:
+    """A bundled scenario id as it is; a scenario file only inside the scripted game's folder or a --powers folder.
+
+    As a save's scenario (kernel.savegame): the file of someone else's scripted game is not read elsewhere.
+    """
+    if ref in {s.id for s in env.library.scenarios()}:
+        return ref
+    candidate = Path(ref) if os.path.isabs(ref) else base / ref
+    if not any(within(candidate, folder) for folder in (base, *env.power_dirs)):
+        raise _problem(doc, ("scenario",), "the scenario file named is outside the scripted game's folder, so it "
+                       "is not read", D_UNKNOWN_SCENARIO)
+    return candidate if ref.lower().endswith((".yaml", ".yml")) or candidate.is_file() else ref
+
+
 def build_game(doc, env: Environment, deal_plan=None) -> Game:
     data = doc.data
     key = ("scenario",) if "scenario" in data else ("factions",)
     try:
-        scenario, library = _scenario(data, env, Path(doc.file).resolve().parent)
+        scenario, library = _scenario(doc, env, Path(doc.file).resolve().parent)
         return _new_game(doc, scenario, library, env, deal_plan)
     except HappyError as exc:
         if exc.diagnostics and exc.diagnostics[0].span.file in ("<scenario>", "<input>", "scripted"):
