@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from happydayz.base.errors import UsageError
+from happydayz.base.files import write_atomic
 from happydayz.data.model import Library
 
 NAME = re.compile(r"^[A-Z][A-Za-z0-9_'-]*( [A-Za-z0-9_'-]+)*$")
@@ -121,7 +122,7 @@ def _default_box(library: Library) -> tuple[str, list[str]]:
 def _write(path: Path, text: str, force: bool) -> Path:
     if path.exists() and not force:
         raise UsageError(f"{path} already exists; pass --force to overwrite it")
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
     return path
 
 

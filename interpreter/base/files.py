@@ -9,15 +9,18 @@ JSON from a file goes through `load_json`, which turns what `json` raises on
 hostile input — nesting deep enough to exhaust the stack (RecursionError), an
 integer of more digits than Python converts (ValueError) — into a Diagnostic.
 
-Files are written with `open_text_output` (a report, a log) or `write_atomic`
-(a save: a temporary file beside the target, then a rename; it never replaces
-anything that is not a regular file).
+A whole file (a save, `--json`, a report and its plots, `fmt`, a new power or
+scenario) is written with `write_atomic`: a temporary file beside the target,
+flushed to the disk, then renamed over it; it never replaces anything that is
+not a regular file. An append-only stream (`--log`, a sweep's results) is opened
+with `open_text_output` and grows by `append_lines`: whole lines, or nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import json
 import os
 import re
@@ -259,9 +262,45 @@ def open_text_output(target: str | os.PathLike | TextIO | None) -> Iterator[Text
             yield handle
 
 
-def write_atomic(path: str | os.PathLike, text: str, *, code: str = WRITE_ERROR,
+def append_lines(handle: TextIO, text: str) -> None:
+    """Append whole lines to an append-only stream (an event log, a sweep's results).
+
+    On a file, they go to its descriptor at once; a write that fails (a full disk)
+    cuts the file back to where it was, so it never ends in part of a line, and
+    raises. Anything else (stdout to a pipe, an open StringIO) is written to plainly.
+    """
+    try:
+        fd = handle.fileno()
+        handle.flush()
+        start = os.lseek(fd, 0, os.SEEK_END)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        handle.write(text)
+        return
+    data = memoryview(text.encode("utf-8"))
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, start)
+            os.lseek(fd, start, os.SEEK_SET)
+        raise
+
+
+def write_output(target: str | os.PathLike, text: str, *, what: str = "file") -> None:
+    """`text` to "-" (stdout) or, whole, to a file (write_atomic)."""
+    if str(target) == "-":
+        sys.stdout.write(text)
+    else:
+        write_atomic(target, text, what=what)
+
+
+def write_atomic(path: str | os.PathLike, text: str | bytes, *, code: str = WRITE_ERROR,
                  error: type[HappyError] = HappyError, what: str = "file") -> None:
-    """Write `text` to a temporary file beside `path`, then rename it over `path`.
+    """Write `text` (or bytes) to a temporary file beside `path`, flushed to the disk, then rename it over `path`.
+
+    A full disk, a kill or a crash at any moment leaves the old file whole (or the new one):
+    never part of one. (The text is written as it is: no newline translation.)
 
     Refuses (with `error`) when `path` exists and is not a regular file: a
     device, a folder or a pipe is never replaced. A link is not followed: the
@@ -274,16 +313,20 @@ def write_atomic(path: str | os.PathLike, text: str, *, code: str = WRITE_ERROR,
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code) from None
+        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code,
+                       quote=False) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else ("a link" if stat.S_ISLNK(info.st_mode) else
                                                              "not a regular file")
-        raise _problem(error, name, f"cannot write the {what}: {name} is {kind}, which is never replaced", code)
+        raise _problem(error, name, f"cannot write the {what}: {name} is {kind}, which is never replaced", code,
+                       quote=False)
     folder = target.parent if str(target.parent) else Path(".")
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""})) \
+                as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -297,12 +340,24 @@ def write_atomic(path: str | os.PathLike, text: str, *, code: str = WRITE_ERROR,
                 os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, target)
         temporary = None
+        _sync_folder(folder)
     except OSError as exc:
-        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code) from None
+        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code,
+                       quote=False) from None
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself on the disk (a folder's fsync); where a system cannot, the rename stands as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 # ------------------------------------------------------------------ locks
@@ -348,7 +403,7 @@ def plain_relative(reference: str) -> bool:
 
 
 __all__ = [
-    "open_text_output", "write_atomic", "WRITE_ERROR", "LIMITS", "MAX_JSON_DEPTH", "MAX_JSON_DIGITS", "size_text",
+    "open_text_output", "append_lines", "write_output", "write_atomic", "WRITE_ERROR", "LIMITS", "MAX_JSON_DEPTH", "MAX_JSON_DIGITS", "size_text",
     "read_bytes", "read_text", "decode", "load_json", "is_regular_file", "FileLocked", "lock_exclusive", "within",
     "plain_relative",
 ]

@@ -41,6 +41,7 @@ from lark.exceptions import VisitError
 
 from happydayz.language import ast
 from happydayz.base.errors import Diagnostic, HappyError, Span, SyntaxProblem
+from happydayz.base.files import write_atomic
 from happydayz.language.grammar import grammar_text
 from happydayz.language.parser import parse as _project_parse
 
@@ -419,9 +420,9 @@ def format_paths(paths: list[str | os.PathLike], check: bool = False) -> tuple[l
             continue
         changed.append(path)
         if not check:
-            try:
-                with open(path, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(result)
-            except OSError as exc:
-                problems.append(Diagnostic(Span(str(path), 1, 1), f"cannot write the file: {exc.strerror}", "F003"))
+            try:  # a temporary file renamed over it: a full disk leaves the file as it was
+                write_atomic(Path(path).resolve(), result, code="F003")  # (a link: its target is rewritten)
+            except HappyError as exc:
+                changed.remove(path)
+                problems.extend(exc.diagnostics)
     return changed, problems
