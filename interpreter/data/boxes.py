@@ -771,14 +771,15 @@ def _scenario_box(base: Path, relative: str, doc: Document, library: Library, si
 
 
 def load_scenario_file(path: str | os.PathLike, library: Library,
-                       power_dirs: Sequence[Path] = ()) -> tuple[Scenario, Library]:
+                       power_dirs: Sequence[Path] = (), doc: Document | None = None) -> tuple[Scenario, Library]:
     """Load a user's scenario file against `library`.
 
     Returns the scenario and the library extended with what the scenario brings:
     its box file (in `boxes`), its own Factions (in `extra_factions`) and added
-    powers (in `extra_added`). Raises DataProblem.
+    powers (in `extra_added`). Raises DataProblem. `doc`: the file, parsed already
+    (it is then not read again).
     """
-    doc = load_yaml(path)
+    doc = doc if doc is not None else load_yaml(path)
     schema_problems = _schema_problems(doc, "scenario")
     if schema_problems:
         raise DataProblem(schema_problems)
@@ -924,18 +925,18 @@ def detect_kind(data: Any) -> str:
 
 
 def check_data_file(path: str | os.PathLike, library: Library | None = None,
-                    power_dirs: Sequence[Path] = ()) -> list[Diagnostic]:
+                    power_dirs: Sequence[Path] = (), doc: Document | None = None) -> list[Diagnostic]:
     """Every problem of a box or scenario file; [] when it is fine. Never raises for bad input.
 
-    A scenario is checked against `library` (by default, the bundled boxes).
+    A scenario is checked against `library` (by default, the bundled boxes). `doc`: the file, parsed already.
     """
     try:
-        doc = load_yaml(path)
+        doc = doc if doc is not None else load_yaml(path)
         if detect_kind(doc.data) == "box":
             load_box(path, power_dirs=power_dirs)
         else:
             load_scenario_file(path, library if library is not None else load_library(power_dirs=power_dirs),
-                               power_dirs)
+                               power_dirs, doc)
     except HappyError as problem:
         return list(problem.diagnostics)
     except RecursionError:
