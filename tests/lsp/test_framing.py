@@ -1,4 +1,4 @@
-"""The language server survives bad framing (lsp.framing) and analyses only the latest version of a document.
+"""The language server survives bad framing (lsp.framing). (Its debouncing: test_lsp_session.py.)
 
 The framing test writes raw bytes to `happydayz lsp`: a frame one byte longer
 than its Content-Length, an empty Content-Length, a message over the size limit
@@ -9,7 +9,6 @@ without a traceback. (pygls's own reader never answered again after the first.)
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -17,9 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = Path(__file__).resolve().parents[2]
 HUGE = 9 * 1024 * 1024  # over lsp.framing.MAX_MESSAGE (8 MiB)
@@ -75,40 +71,3 @@ def test_bad_frames_resynchronise_and_the_server_answers_the_next_request():
             "skipped") in log
     assert "happydayz lsp: the stream ended inside a skipped message: closing" in log
     assert time.monotonic() - start < 60
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "happydayz", "lsp"]))
-async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), root_uri=ROOT.as_uri()))
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest.mark.asyncio
-async def test_thirty_quick_edits_are_analysed_once_as_the_latest_version(client: LanguageClient, tmp_path):
-    published: list[int | None] = []
-
-    features = client.protocol.fm.features
-    keep = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def record(params: types.PublishDiagnosticsParams) -> None:  # (the client's features are bound to it)
-        published.append(params.version)
-        keep(params)
-
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
-
-    path = tmp_path / "hippies.power"
-    text = HIPPIES.read_text(encoding="utf-8")
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=path.as_uri(), language_id="happydayz", version=1, text=text)))
-    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    for version in range(2, 32):  # version 31 has an error: a brace too many at its end
-        edited = text if version < 31 else text + "}\n"
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited + "\n" * version)]))
-    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    await asyncio.sleep(1.5)  # anything stale would have come by now
-    assert published == [1, 31]
-    assert [d.severity for d in client.diagnostics[path.as_uri()]] == [types.DiagnosticSeverity.Error]
