@@ -197,6 +197,8 @@ def load_json(text: str, file: str, *, code: str, error: type[HappyError] = Happ
     """
     try:
         data = json.loads(text)
+        if _SURROGATE_ESCAPE.search(text):  # "\ud800" (rare): no character, and no output could write it
+            data = _without_surrogates(data)
     except json.JSONDecodeError as exc:
         raise _problem(error, file, f"{invalid}: {exc.msg}", code, exc.lineno + line_offset,
                        exc.colno) from None
@@ -218,6 +220,21 @@ def load_json(text: str, file: str, *, code: str, error: type[HappyError] = Happ
     else:
         message = f"a number of {size} characters is too long (at most {MAX_JSON_DIGITS} digits)"
     raise _problem(error, file, message, code, line + line_offset, column) from None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(data: Any) -> Any:
+    """`data` with each lone surrogate of its strings (keys too) as U+FFFD: text any output can write."""
+    if isinstance(data, str):
+        return _SURROGATE.sub("\ufffd", data)
+    if isinstance(data, list):
+        return [_without_surrogates(x) for x in data]
+    if isinstance(data, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in data.items()}
+    return data
 
 
 def _shallow(data: Any) -> bool:

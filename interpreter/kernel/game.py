@@ -23,10 +23,10 @@ from typing import Callable
 
 from happydayz.language import vm
 from happydayz.language.compiler import Blind, VariantProgram
-from happydayz.base.errors import GameRuleError
+from happydayz.base.errors import Diagnostic, GameRuleError
 from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath, observation
-from happydayz.kernel.setup import GameSetup
+from happydayz.kernel.setup import GameSetup, scenario_span
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
 
@@ -669,8 +669,9 @@ class Game:
         # Every trick takes at least one card out of the hands, so a round has about as many tricks
         # as it has cards at most; far more means a power keeps giving cards back: stop, don't hang.
         if self.tricks_played > len(self.cards):
-            raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
-                                "keeps bringing cards back into the hands")
+            raise GameRuleError(Diagnostic(scenario_span(self.setup.scenario),  # (which power is not known)
+                                           f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: "
+                                           "a power keeps bringing cards back into the hands", "R001", quote=False))
         encounter = None
         reserve = zones["reserve"]
         if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card

@@ -43,7 +43,7 @@ from happydayz.language import ast
 from happydayz.base.errors import Diagnostic, HappyError, Span, SyntaxProblem
 from happydayz.base.files import write_atomic
 from happydayz.language.grammar import grammar_text
-from happydayz.language.parser import parse as _project_parse
+from happydayz.language.parser import MAX_SOURCE_BYTES, parse as _project_parse
 
 __all__ = ["format_source", "format_paths", "FormatterBug", "INDENT"]
 
@@ -341,6 +341,11 @@ def format_source(text: str, filename: str = "<input>") -> str:
     before = parse(text, filename)  # the project's own errors for a bad file
     tree, comments = _full_parse(text)
     result = _layout(text, tree, comments)
+    size = len(result.encode("utf-8"))
+    if size > MAX_SOURCE_BYTES:  # (indenting a file near the limit can take it past: it would not be read again)
+        raise SyntaxProblem(Diagnostic(Span(filename, 1, 1), f"formatted, this file would be {size} bytes, larger than "
+                                       f"the {MAX_SOURCE_BYTES // 1024} KiB of a power file; it is left as it is",
+                                       "S004", hint="split the power in two files, or shorten it", quote=False))
     _verify(text, result, before, tree, comments, filename)
     return result
 

@@ -7,6 +7,7 @@ that does not parse is worded by syntax_errors.py.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lark import Token, Transformer, v_args
@@ -20,11 +21,20 @@ from happydayz.language.grammar import lark_parser
 from happydayz.language.syntax_errors import syntax_diagnostic
 
 MAX_SOURCE_BYTES = 256 * 1024  # a power file is a page of text, not a novel
+# Control characters (but tab and the line breaks) and bidi controls: escape sequences and reordered text.
+_HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
     if len(text.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
         raise SyntaxProblem(Diagnostic(Span(filename, 1, 1), f"the file is larger than {MAX_SOURCE_BYTES // 1024} KiB; a power file should be a page of text", "S004"))
+    hidden = _HIDDEN.search(text)
+    if hidden is not None:  # (inside a quoted text too: a title would reach the terminal as it is)
+        line = text.count("\n", 0, hidden.start()) + 1
+        column = hidden.start() - (text.rfind("\n", 0, hidden.start()) + 1) + 1
+        raise SyntaxProblem(Diagnostic(Span(filename, line, column, line, column + 1),
+                                       f"an invisible control character (U+{ord(hidden.group()):04X}) is here: "
+                                       "delete it", "S001"))
     try:
         tree = lark_parser().parse(text)
     except UnexpectedInput as exc:
