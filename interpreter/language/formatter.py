@@ -41,7 +41,7 @@ from lark.exceptions import VisitError
 
 from happydayz.language import ast
 from happydayz.base.errors import Diagnostic, HappyError, Span, SyntaxProblem
-from happydayz.base.files import write_atomic
+from happydayz.base.files import read_bytes, write_atomic
 from happydayz.language.grammar import grammar_text
 from happydayz.language.parser import MAX_SOURCE_BYTES, parse as _project_parse
 
@@ -393,10 +393,8 @@ def _expand(paths: list[str | os.PathLike]) -> tuple[list[Path], list[Diagnostic
 
 
 def _read(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise HappyError(Diagnostic(Span(str(path), 1, 1), f"cannot read the file: {exc.strerror}", "S005")) from None
+    # A regular file of at most 256 KiB, read no further (base.files): a device or a huge file is refused unread.
+    raw = read_bytes(path, "power", code="S005", error=SyntaxProblem, large_code="S004")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
