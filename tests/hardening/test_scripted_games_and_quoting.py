@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hardening.support import run_main
-from happydayz.base.errors import Diagnostic, Span, escaped, quote
+from happydayz.base.errors import Diagnostic, Span
 
 SECRET = "box: american-dream\ntitle: SECRET-CONTENT\nfactions: [Bikers, Nurses, Soldiers\n"  # broken: would be quoted
 VALID = "box: american-dream\ntitle: elsewhere\nfactions: [Survivalists, Bikers, Cheerleaders]\n"
@@ -70,6 +70,8 @@ def test_a_value_of_twenty_thousand_lines_is_quoted_as_one_short_line(tmp_path):
 
 
 def test_a_quoted_value_is_cut_and_escaped():
+    from happydayz.base.errors import escaped, quote  # (here: the functions are what this test is about)
+
     assert quote("x" * 600) == "'" + "x" * 500 + "…'"
     assert quote("first\nsecond") == "'first…'"
     assert quote("red \x1b[31m\u202eevil") == "'red \\x1b[31m\\u202eevil'"

@@ -15,7 +15,7 @@ import pytest
 
 from happydayz.base.errors import HappyError
 from happydayz.data.environment import Environment
-from happydayz.language import ast, budget, codegen, vm
+from happydayz.language import codegen, vm
 from happydayz.language.checker import check
 from happydayz.language.compiler import compile_power
 from happydayz.language.parser import parse
@@ -103,12 +103,16 @@ def test_check_warns_when_its_bound_of_a_hooks_work_exceeds_the_budget():
 
 
 def test_the_estimate_counts_what_the_budget_counts():
+    from happydayz.language import budget  # (here: the module is what this test is about)
+
     tree = parse(power(f"repeat 3 {{ gain {nested_sum(2)} }}"), "m.power")
     hook = tree.hooks[0]
     assert budget.estimate(hook.body, lambda group: 50) == 3 * (1 + 2550)
 
 
 # ------------------------------------------------------------- as deep as check lets a power be
+
+MAX_NESTING = 256  # language.ast.MAX_NESTING, documented in docs/language.md ("Guarantees")
 
 DEEP_FORMS = {
     "nested parentheses": lambda n: "gain " + "(" * n + "1" + " + 1)" * n,
@@ -122,7 +126,7 @@ DEEP_FORMS = {
 
 def deepest(form) -> int:
     """The most repetitions of `form` that the parser and checker accept."""
-    low, high = 1, 2 * ast.MAX_NESTING
+    low, high = 1, 2 * MAX_NESTING
     while low < high:
         middle = (low + high + 1) // 2
         try:
@@ -157,3 +161,9 @@ def test_two_hundred_deep_is_well_within_the_limit(name):
     program = compiled.variants["fixed"].hooks["end"]
     functions = [f for ins in program.instructions for f in ins if callable(f)]
     assert functions and all(f.__code__.co_filename == "<generated from m.power>" for f in functions)
+
+
+def test_the_nesting_limit_is_the_one_documented():
+    from happydayz.language import ast  # (here: the constant is what this test is about)
+
+    assert ast.MAX_NESTING == MAX_NESTING

@@ -8,7 +8,9 @@ import json
 import pytest
 
 from happydayz.report.analysis import analyse
-from happydayz.report.results import MAX_CELLS, MAX_FACTIONS, MAX_POWERS, ResultsProblem, load_results
+from happydayz.report.results import ResultsProblem, load_results
+
+MAX_POWERS, MAX_CELLS, MAX_FACTIONS = 100, 200, 100  # report.results' bounds, as docs/reliability.md gives them
 
 
 def game(i: int, **more) -> dict:
@@ -52,3 +54,10 @@ def test_a_game_of_more_communities_than_a_box_deals_for_is_refused(tmp_path):
     with pytest.raises(ResultsProblem) as refused:
         load_results(path)
     assert "games[0]: 'final_populations' lists 7000 Communities; a game has at most 6" in str(refused.value)
+
+
+def test_the_bounds_are_those_documented():
+    from happydayz.report import results  # (here: the constants are what this test is about)
+
+    assert (results.MAX_POWERS, results.MAX_CELLS, results.MAX_FACTIONS, results.MAX_SEATS) == \
+        (MAX_POWERS, MAX_CELLS, MAX_FACTIONS, 6)
