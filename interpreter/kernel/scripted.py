@@ -17,7 +17,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
+from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span, quote
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import format_path, load_yaml
 from happydayz.base.files import within
@@ -152,11 +152,11 @@ def answer_index(game: Game, given: Any, where: str) -> int:
         label = _normalise(option.label)
         if label in candidates or label.replace(" on ", " ") in candidates:
             if actor is not None and actor != d.actor:
-                raise GameRuleError(f"{where}the answer '{given}' is for Community {actor}, but this decision "
+                raise GameRuleError(f"{where}the answer {quote(given)} is for Community {actor}, but this decision "
                                     f"('{d.prompt}') belongs to Community {d.actor}")
             return i
     legal = "; ".join(o.label for o in d.options)
-    raise GameRuleError(f"{where}illegal answer '{given}' to Community {d.actor}'s decision '{d.prompt}'. "
+    raise GameRuleError(f"{where}illegal answer {quote(given)} to Community {d.actor}'s decision '{d.prompt}'. "
                         f"Legal options: {legal}")
 
 
@@ -261,7 +261,7 @@ def play_script(doc, env: Environment) -> Played:
 
     def answer(given, path):
         if game.decision is None:
-            raise _problem(doc, path, f"the answer '{given}' is one too many: the game is over", "D042")
+            raise _problem(doc, path, f"the answer {quote(given)} is one too many: the game is over", "D042")
         try:
             game.apply(answer_index(game, given, ""))
         except GameRuleError as exc:
@@ -272,15 +272,15 @@ def play_script(doc, env: Environment) -> Played:
         given, message = step["answer"], step.get("message")
         where = format_path(path)
         if game.decision is None:
-            return [f"{where}: the answer '{given}' should be refused, but the game is over"]
+            return [f"{where}: the answer {quote(given)} should be refused, but the game is over"]
         try:
             index = answer_index(game, given, "")
         except GameRuleError as exc:
             text = exc.diagnostics[0].message
             if message is not None and _normalise(message) not in _normalise(text):
-                return [f"{where}: '{given}' is refused, but with '{text}', not '{message}'"]
+                return [f"{where}: {quote(given)} is refused, but with '{text}', not {quote(message)}"]
             return []
-        return [f"{where}: the answer '{given}' should be refused, but it is option {index + 1} of "
+        return [f"{where}: the answer {quote(given)} should be refused, but it is option {index + 1} of "
                 f"'{game.decision.prompt}'"]
 
     apply_round_setup()

@@ -85,3 +85,12 @@ def test_a_diagnostic_escapes_its_message_and_keeps_its_line_and_caret(tmp_path)
     head, line, caret = shown.splitlines()
     assert head.endswith("error[D010]: key '\\u202etitle' \\x1b[31m")
     assert line == "    \ufffdtitle: x" and caret == "    ^"
+
+
+def test_an_answer_of_twenty_thousand_lines_is_quoted_as_one_short_line(tmp_path):
+    lines = "\n".join(f"    line {i} \x5cu202e" for i in range(20_000))
+    path = tmp_path / "answer.game.yaml"
+    path.write_text(f"scenario: woodstock-fever/1\nplayers: 3\nanswers:\n  - |\n{lines}\n", encoding="utf-8")
+    code, output = run_main("replay", str(path))
+    assert code == 1 and len(output) < 2000, len(output)
+    assert "illegal answer 'line 0 \\\\u202e…' to Community" in output
