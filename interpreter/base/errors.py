@@ -44,7 +44,8 @@ class Diagnostic:
     quote: bool = True  # False for a problem of the whole file (its size, its kind): no source line is shown
 
     def render(self, source: str | None = None) -> str:
-        head = escaped(f"{self.span}: {self.severity}[{self.code}]: {self.message}")
+        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE] + "…"
+        head = escaped(f"{self.span}: {self.severity}[{self.code}]: {message}")
         lines = [head]
         if not self.quote:
             line, offset, more = None, 0, False
@@ -104,6 +105,8 @@ def _lines(text: str, file: str) -> list[str]:
 MAX_SHOWN = 500
 #: A value a message quotes is shown up to this many characters of its first line (`quote`).
 MAX_QUOTED = 500
+#: A message is shown up to this many characters, whatever values it holds that were not quoted so.
+MAX_MESSAGE = 2000
 
 
 def quote(value) -> str:

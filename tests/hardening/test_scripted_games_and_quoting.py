@@ -94,3 +94,8 @@ def test_an_answer_of_twenty_thousand_lines_is_quoted_as_one_short_line(tmp_path
     code, output = run_main("replay", str(path))
     assert code == 1 and len(output) < 2000, len(output)
     assert "illegal answer 'line 0 \\\\u202e…' to Community" in output
+
+
+def test_a_message_is_cut_whatever_it_holds():
+    shown = Diagnostic(Span("x.yaml", 1, 1), "unknown name " + "N" * 5000, "D020", quote=False).render()
+    assert shown == "x.yaml:1:1: error[D020]: unknown name " + "N" * (2000 - len("unknown name ")) + "…"
