@@ -77,7 +77,6 @@ def make_server(env: Environment | None = None):
     server = LanguageServer(NAME, __version__)
     server.env = env if env is not None else Environment()  # settings and caches of every request
 
-    server.analysed = []  # (uri, version) of each analysis made, in order (for tests and the log)
     latest: dict[str, object] = {}  # uri -> the version of its latest change
     one_at_a_time = asyncio.Lock()
 
@@ -97,7 +96,6 @@ def make_server(env: Environment | None = None):
             if latest.get(uri) != version:
                 return  # a newer version came meanwhile: its own analysis follows
             text = document.source
-            server.analysed.append((uri, version))
             found = await asyncio.get_running_loop().run_in_executor(None, analyse, text, path)
         if latest.get(uri) != version:
             return  # stale: not published over what the newer version says
