@@ -8,6 +8,7 @@ import json
 import pytest
 
 from happydayz.report.analysis import analyse
+from happydayz.report.build import build_report
 from happydayz.report.results import ResultsProblem, load_results
 
 MAX_POWERS, MAX_CELLS, MAX_FACTIONS = 100, 200, 100  # report.results' bounds, as docs/reliability.md gives them
@@ -61,3 +62,15 @@ def test_the_bounds_are_those_documented():
 
     assert (results.MAX_POWERS, results.MAX_CELLS, results.MAX_FACTIONS, results.MAX_SEATS) == \
         (MAX_POWERS, MAX_CELLS, MAX_FACTIONS, 6)
+
+
+def test_a_file_of_thousands_of_game_lengths_shows_the_most_common_ones(tmp_path):
+    path = tmp_path / "r.json"
+    games = [game(i, rounds=i) for i in range(3000)] + [game(3000 + i, rounds=7) for i in range(10)]
+    path.write_text(json.dumps({"games": games, "summary": {}}), encoding="utf-8")
+    analysis = analyse(load_results(path))
+    assert len(analysis["rounds"]) == 50 and 7 in analysis["rounds"]
+    assert analysis["rounds_left_out"] == 2950
+    build_report(path, tmp_path / "report")
+    assert "(The 50 most common game lengths; 2950 rarer ones are left out.)" in \
+        (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
