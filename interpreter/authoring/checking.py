@@ -50,8 +50,8 @@ def _check_yaml(path: Path, library: Library | None, trees: dict, env: Environme
     if is_script(doc.data):
         return check_script(path, env)
     if library is None:  # a broken bundled box (reported once): a box file can still be checked
-        return check_data_file(path, Library({}), env.power_dirs) if detect_kind(doc.data) == "box" else []
-    found = check_data_file(path, library, env.power_dirs)
+        return check_data_file(path, Library({}), env.power_dirs, doc) if detect_kind(doc.data) == "box" else []
+    found = check_data_file(path, library, env.power_dirs, doc)  # (the file is read and parsed once: doc)
     if found or detect_kind(doc.data) != "scenario":
         return found
     return _check_scenario_powers(path, doc, library, trees, env)
@@ -60,7 +60,7 @@ def _check_yaml(path: Path, library: Library | None, trees: dict, env: Environme
 def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: Environment) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     try:
-        scenario, extended = load_scenario_file(path, library, env.power_dirs)
+        scenario, extended = load_scenario_file(path, library, env.power_dirs, doc)
     except HappyError as exc:
         return list(exc.diagnostics)
     factions = extended.all_factions()

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from happydayz.base.resources import data_dir
+from happydayz.base.files import write_atomic
 
 BEGIN, END = "<!-- BEGIN POWERS (generated) -->", "<!-- END POWERS -->"
 
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path} is stale: run python -m happydayz.authoring.docgen", file=sys.stderr)
             return 1
         return 0
-    path.write_text(fresh, encoding="utf-8")
+    write_atomic(path, fresh)
     return 0
 
 

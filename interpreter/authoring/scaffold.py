@@ -8,11 +8,12 @@ it in play beside two Factions of a bundled box, so that
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
 
-from happydayz.base.errors import UsageError
+from happydayz.base.errors import UsageError, quote
 from happydayz.base.files import write_atomic
 from happydayz.data.model import Library
 
@@ -26,6 +27,12 @@ def slug(name: str) -> str:
 def faction_literal(name: str) -> str:
     """How the name is written in the language: bare when it can be, else quoted."""
     return name if re.fullmatch(r"[A-Z][A-Za-z0-9_'-]*", name) else f'"{name}"'
+
+
+def yaml_text(text: str) -> str:
+    """A text as a YAML value that reads back as it is, whatever it holds (`Night: the return`, a quote, a #):
+    a double-quoted scalar, written as JSON writes a string (YAML reads JSON's escapes)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def check_name(name: str) -> None:
@@ -139,7 +146,7 @@ def new_faction(name: str, directory: Path, library: Library, force: bool = Fals
     entries = "\n".join(f"  - {f}" for f in [name] + factions[:2])
     written = [
         _write(power_file, POWER_TEMPLATE.format(name=name, lit=lit, file=power_file.name, upper=name.upper()), force),
-        _write(scenario_file, SCENARIO_TEMPLATE.format(name=name, title=f"{name} join the fight", box=box_id,
+        _write(scenario_file, SCENARIO_TEMPLATE.format(name=name, title=yaml_text(f"{name} join the fight"), box=box_id,
                                                        factions=entries, power=power_file.name,
                                                        file=scenario_file.name), force),
     ]
@@ -147,9 +154,11 @@ def new_faction(name: str, directory: Path, library: Library, force: bool = Fals
 
 
 def new_scenario(name: str, directory: Path, library: Library, force: bool = False) -> list[Path]:
+    if not name.isprintable():
+        raise UsageError(f"the title {quote(name)} holds an invisible or control character; write it without")
     stem = slug(name)
     scenario_file = directory / f"{stem}.yaml"
     box_id, factions = _default_box(library)
     entries = "\n".join(f"  - {{faction: {f}, variant: basic}}" for f in factions[:3])
-    text = PLAIN_SCENARIO_TEMPLATE.format(title=name, box=box_id, factions=entries, file=scenario_file.name)
+    text = PLAIN_SCENARIO_TEMPLATE.format(title=yaml_text(name), box=box_id, factions=entries, file=scenario_file.name)
     return [_write(scenario_file, text, force)]

@@ -44,7 +44,8 @@ class Diagnostic:
     quote: bool = True  # False for a problem of the whole file (its size, its kind): no source line is shown
 
     def render(self, source: str | None = None) -> str:
-        head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
+        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[:MAX_MESSAGE] + "…"
+        head = escaped(f"{self.span}: {self.severity}[{self.code}]: {message}")
         lines = [head]
         if not self.quote:
             line, offset, more = None, 0, False
@@ -66,7 +67,7 @@ class Diagnostic:
             lines.append(f"    {line}")
             lines.append("    " + " " * (start - 1) + "^" * width)
         if self.hint:
-            lines.append(f"    hint: {self.hint}")
+            lines.append(escaped(f"    hint: {self.hint}"))
         return "\n".join(lines)
 
     def record(self) -> dict:
@@ -84,7 +85,12 @@ class Diagnostic:
 
 _YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _NEWLINE = re.compile("\n")
-_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")  # shown as U+FFFD: a terminal never gets them
+# Shown as U+FFFD in a source line: a terminal never gets them. The bidi controls (U+202A-E, U+2066-9,
+# the marks U+200E/F, U+061C) would reorder what the terminal shows ("Trojan Source").
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[\x00-\x08\x0e-\x1f\x7f{_BIDI}]")
+# Escaped (\x1b, \u202e) in a message: every control character but the line break and the tab.
+_ESCAPED = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
 
 
 def _lines(text: str, file: str) -> list[str]:
@@ -97,6 +103,24 @@ def _lines(text: str, file: str) -> list[str]:
 
 #: A source line is shown up to this many characters, around the column of the problem.
 MAX_SHOWN = 500
+#: A value a message quotes is shown up to this many characters of its first line (`quote`).
+MAX_QUOTED = 500
+#: A message is shown up to this many characters, whatever values it holds that were not quoted so.
+MAX_MESSAGE = 2000
+
+
+def quote(value) -> str:
+    """A value as a message quotes it: its first line, at most MAX_QUOTED characters (cut with …), in quotes,
+    its escape sequences and bidi controls escaped (repr() escapes every character that is not printable)."""
+    text = value if isinstance(value, str) else str(value)
+    first, newline, _ = text.partition("\n")
+    shown = repr(first[:MAX_QUOTED])
+    return shown[:-1] + "…" + shown[-1] if newline or len(first) > MAX_QUOTED else shown
+
+
+def escaped(text: str) -> str:
+    """`text` with its control characters (but line breaks and tabs) and bidi controls escaped: safe to print."""
+    return _ESCAPED.sub(lambda m: repr(m.group())[1:-1], text)
 #: Rendering a diagnostic reads its file no further than this, and keeps no longer a line.
 MAX_SCAN_BYTES = 256 * 1024 * 1024
 MAX_LINE_CHARS = 4096
@@ -276,5 +300,5 @@ def to_json(diagnostics: list[Diagnostic]) -> str:
 
 __all__ = [
     "Span", "Diagnostic", "HappyError", "SyntaxProblem", "CheckProblem", "DataProblem",
-    "GameRuleError", "UsageError", "DiagnosticSink", "suggest", "to_json", "asdict",
+    "GameRuleError", "UsageError", "DiagnosticSink", "suggest", "to_json", "asdict", "quote", "escaped", "MAX_QUOTED",
 ]

@@ -9,15 +9,18 @@ JSON from a file goes through `load_json`, which turns what `json` raises on
 hostile input — nesting deep enough to exhaust the stack (RecursionError), an
 integer of more digits than Python converts (ValueError) — into a Diagnostic.
 
-Files are written with `open_text_output` (a report, a log) or `write_atomic`
-(a save: a temporary file beside the target, then a rename; it never replaces
-anything that is not a regular file).
+A whole file (a save, `--json`, a report and its plots, `fmt`, a new power or
+scenario) is written with `write_atomic`: a temporary file beside the target,
+flushed to the disk, then renamed over it; it never replaces anything that is
+not a regular file. An append-only stream (`--log`, a sweep's results) is opened
+with `open_text_output` and grows by `append_lines`: whole lines, or nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import json
 import os
 import re
@@ -186,14 +189,23 @@ def _first_excess(text: str) -> tuple[str, int, int] | None:
 
 
 def load_json(text: str, file: str, *, code: str, error: type[HappyError] = HappyError, what: str = "file",
-              line_offset: int = 0, invalid: str = "not valid JSON") -> Any:
+              line_offset: int = 0, invalid: str = "not valid JSON", refuse_surrogates: bool = False) -> Any:
     """Parse JSON text; every problem raises `error` with a position (never RecursionError or ValueError).
 
     `line_offset` is added to the line of a problem (for one line of a JSON Lines file). JSON that
-    nests deeper than MAX_JSON_DEPTH or holds a number longer than MAX_JSON_DIGITS is refused.
+    nests deeper than MAX_JSON_DEPTH or holds a number longer than MAX_JSON_DIGITS is refused. A lone
+    surrogate escaped in a string ("\\ud800") is read as U+FFFD, or refused with `refuse_surrogates`
+    (text that is to be written to a file or played, such as a web request's).
     """
     try:
         data = json.loads(text)
+        if (escape := _SURROGATE_ESCAPE.search(text)) is not None:  # rare: no character, no output could write it
+            cleaned = _without_surrogates(data)
+            if refuse_surrogates and cleaned != data:
+                line, column = _position(text, escape.start())
+                raise _problem(error, file, f"the {what} holds a lone surrogate (such as \\ud800), which is not "
+                                            f"text", code, line + line_offset, column)
+            data = cleaned
     except json.JSONDecodeError as exc:
         raise _problem(error, file, f"{invalid}: {exc.msg}", code, exc.lineno + line_offset,
                        exc.colno) from None
@@ -215,6 +227,21 @@ def load_json(text: str, file: str, *, code: str, error: type[HappyError] = Happ
     else:
         message = f"a number of {size} characters is too long (at most {MAX_JSON_DIGITS} digits)"
     raise _problem(error, file, message, code, line + line_offset, column) from None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(data: Any) -> Any:
+    """`data` with each lone surrogate of its strings (keys too) as U+FFFD: text any output can write."""
+    if isinstance(data, str):
+        return _SURROGATE.sub("\ufffd", data)
+    if isinstance(data, list):
+        return [_without_surrogates(x) for x in data]
+    if isinstance(data, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in data.items()}
+    return data
 
 
 def _shallow(data: Any) -> bool:
@@ -259,9 +286,45 @@ def open_text_output(target: str | os.PathLike | TextIO | None) -> Iterator[Text
             yield handle
 
 
-def write_atomic(path: str | os.PathLike, text: str, *, code: str = WRITE_ERROR,
+def append_lines(handle: TextIO, text: str) -> None:
+    """Append whole lines to an append-only stream (an event log, a sweep's results).
+
+    On a file, they go to its descriptor at once; a write that fails (a full disk)
+    cuts the file back to where it was, so it never ends in part of a line, and
+    raises. Anything else (stdout to a pipe, an open StringIO) is written to plainly.
+    """
+    try:
+        fd = handle.fileno()
+        handle.flush()
+        start = os.lseek(fd, 0, os.SEEK_END)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        handle.write(text)
+        return
+    data = memoryview(text.encode("utf-8"))
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, start)
+            os.lseek(fd, start, os.SEEK_SET)
+        raise
+
+
+def write_output(target: str | os.PathLike, text: str, *, what: str = "file") -> None:
+    """`text` to "-" (stdout) or, whole, to a file (write_atomic)."""
+    if str(target) == "-":
+        sys.stdout.write(text)
+    else:
+        write_atomic(target, text, what=what)
+
+
+def write_atomic(path: str | os.PathLike, text: str | bytes, *, code: str = WRITE_ERROR,
                  error: type[HappyError] = HappyError, what: str = "file") -> None:
-    """Write `text` to a temporary file beside `path`, then rename it over `path`.
+    """Write `text` (or bytes) to a temporary file beside `path`, flushed to the disk, then rename it over `path`.
+
+    A full disk, a kill or a crash at any moment leaves the old file whole (or the new one):
+    never part of one. (The text is written as it is: no newline translation.)
 
     Refuses (with `error`) when `path` exists and is not a regular file: a
     device, a folder or a pipe is never replaced. A link is not followed: the
@@ -274,16 +337,20 @@ def write_atomic(path: str | os.PathLike, text: str, *, code: str = WRITE_ERROR,
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code) from None
+        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code,
+                       quote=False) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else ("a link" if stat.S_ISLNK(info.st_mode) else
                                                              "not a regular file")
-        raise _problem(error, name, f"cannot write the {what}: {name} is {kind}, which is never replaced", code)
+        raise _problem(error, name, f"cannot write the {what}: {name} is {kind}, which is never replaced", code,
+                       quote=False)
     folder = target.parent if str(target.parent) else Path(".")
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""})) \
+                as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -297,12 +364,24 @@ def write_atomic(path: str | os.PathLike, text: str, *, code: str = WRITE_ERROR,
                 os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, target)
         temporary = None
+        _sync_folder(folder)
     except OSError as exc:
-        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code) from None
+        raise _problem(error, name, f"cannot write the {what}: {exc.strerror or exc}", code,
+                       quote=False) from None
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself on the disk (a folder's fsync); where a system cannot, the rename stands as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 # ------------------------------------------------------------------ locks
@@ -348,7 +427,7 @@ def plain_relative(reference: str) -> bool:
 
 
 __all__ = [
-    "open_text_output", "write_atomic", "WRITE_ERROR", "LIMITS", "MAX_JSON_DEPTH", "MAX_JSON_DIGITS", "size_text",
+    "open_text_output", "append_lines", "write_output", "write_atomic", "WRITE_ERROR", "LIMITS", "MAX_JSON_DEPTH", "MAX_JSON_DIGITS", "size_text",
     "read_bytes", "read_text", "decode", "load_json", "is_regular_file", "FileLocked", "lock_exclusive", "within",
     "plain_relative",
 ]

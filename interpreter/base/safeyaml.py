@@ -347,6 +347,14 @@ def _where(path: PathKey) -> str:
 
 
 def _scalar(loader: _Loader, node: ScalarNode, file: str, problems: list[Diagnostic]) -> Any:
+    unsafe = _UNSAFE.search(node.value)
+    if unsafe is not None:  # written as an escape ("\e", "\u202e", "\ud800"): a raw one is refused unread (D003)
+        found = unsafe.group()
+        what = (f"a lone surrogate (U+{ord(found):04X}), which is not a character" if _SURROGATE.match(found) else
+                f"the control character U+{ord(found):04X}, which a terminal would act on")
+        problems.append(Diagnostic(_span(file, node.start_mark, node.end_mark), f"this text holds {what}", CODE_TYPE,
+                                   hint="write the text without it"))
+        return _UNSAFE.sub("\ufffd", node.value)
     if node.tag in _AS_TEXT_TAGS:
         return node.value
     if node.tag not in _PLAIN_TAGS:
@@ -366,6 +374,10 @@ def _scalar(loader: _Loader, node: ScalarNode, file: str, problems: list[Diagnos
         return node.value
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# What no text of these files may hold: surrogates, control characters (but tab and line breaks), bidi controls.
+_UNSAFE = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                     "\u2066-\u2069]")
 MAX_NUMBER_TEXT = 30  # no number in these files needs more digits; a huge one cannot even be printed
 
 

@@ -101,7 +101,22 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     with _sigterm_interrupts():
-        return _main(argv)
+        code = _main(argv)
+    if argv is None:
+        _quiet_shutdown()
+    return code
+
+
+def _quiet_shutdown() -> None:
+    """The program's work is done: a Ctrl-C or SIGTERM from now on ends it at once, silently.
+
+    (Python then waits for threads, a process pool's among them, in threading._shutdown; the
+    KeyboardInterrupt a signal raised there was printed with a traceback.)
+    """
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

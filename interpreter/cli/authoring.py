@@ -13,7 +13,7 @@ from happydayz.authoring.powerfiles import checked_power, find_power
 from happydayz.authoring.scaffold import new_faction, new_scenario
 from happydayz.authoring.testing import find_scripts, junit_xml, run_scripts
 from happydayz.base.errors import CheckProblem, SyntaxProblem, UsageError
-from happydayz.base.files import open_text_output, read_text
+from happydayz.base.files import read_text, write_output
 from happydayz.cli.common import plural
 from happydayz.kernel.replaylog import verify
 from happydayz.kernel.scripted import replay
@@ -86,11 +86,9 @@ def run_test(args) -> int:
     if args.json is not None:
         text = json.dumps({"games": [r.record() for r in results], "passed": len(results) - failed,
                            "failed": failed, "seconds": round(seconds, 3)}, indent=2) + "\n"
-        with open_text_output(args.json) as handle:
-            handle.write(text)
+        write_output(args.json, text)
     if args.junit is not None:
-        with open_text_output(args.junit) as handle:
-            handle.write(junit_xml(results, seconds))
+        write_output(args.junit, junit_xml(results, seconds))
     if not results and not missing:
         print(f"happydayz: no scripted game found under {', '.join(args.paths)}", file=sys.stderr)
     return 1 if failed or missing or not results else 0

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from happydayz.base.errors import UsageError
+from happydayz.base.files import write_output
 from happydayz.cli.common import (ProgressBar, add_game_options, add_parallel_options, add_random_setup, positive_int,
                                   resolve_jobs, show_progress, stdout_console, whole_number)
 from happydayz.data.boxes import default_scenario
@@ -92,12 +93,8 @@ def _run_simulate(args) -> int:
             bar.close()
             result, incomplete = stop.result, stop.reason
     if args.json is not None:
-        text = to_json(result)
-        if args.json == "-":
-            sys.stdout.write(text)
-        else:
-            with open(args.json, "w", encoding="utf-8") as handle:
-                handle.write(text)
+        write_output(args.json, to_json(result), what="results")  # whole, or the old file kept
+        if args.json != "-":
             if interrupted:
                 print(f"happydayz: the {len(result['games'])} games finished are in {args.json}", file=sys.stderr)
     if incomplete:

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, suggest
+from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, quote, suggest
 from happydayz.data.hand import Hand, HandSizeError, HAPPY_DAYZ, hand_of, hand_problems, legacy_hand, round_sizes
 from happydayz.data.model import (
     AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, HouseRules, Library, PromoDef, Scenario,
@@ -118,7 +118,7 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return f"the text {quote(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -151,7 +151,7 @@ def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
         for key in instance:
             if key in allowed:
                 continue
-            message = f"{where}{key!r} is not a known key{_did_you_mean(key, allowed)}"
+            message = f"{where}{quote(key)} is not a known key{_did_you_mean(key, allowed)}"
             hint = "known keys here: " + ", ".join(allowed)
             out.append(((path, "key", key),
                         doc.diagnostic(path + (key,), message, D_UNKNOWN_KEY, key=True, hint=hint)))
@@ -174,16 +174,16 @@ def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
     if kind in ("enum", "const"):
         allowed = error.validator_value if kind == "enum" else [error.validator_value]
         listed = ", ".join(repr(a) for a in allowed)
-        message = f"{where}{instance!r} is not one of {listed}"
+        message = f"{where}{quote(instance)} is not one of {listed}"
         message += _did_you_mean(instance, [a for a in allowed if isinstance(a, str)])
         return [((path, kind), doc.diagnostic(path, message, D_BAD_VALUE))]
     if kind == "pattern":
         if "propertyNames" in error.schema_path:
             wanted = schema.get("description", "a number")
-            message = f"{where}{instance!r} is not allowed as a key here (expected {wanted})"
+            message = f"{where}{quote(instance)} is not allowed as a key here (expected {wanted})"
             return [((path, "name", instance), doc.diagnostic(path + (instance,), message, D_BAD_VALUE, key=True))]
         described = schema.get("description")
-        message = f"{where}{instance!r} does not have the expected form"
+        message = f"{where}{quote(instance)} does not have the expected form"
         if described:
             message += f" ({described})"
         return [((path, "pattern"), doc.diagnostic(path, message, D_BAD_VALUE))]
@@ -841,14 +841,15 @@ def _scenario_box(base: Path, relative: str, doc: Document, library: Library, si
 
 
 def load_scenario_file(path: str | os.PathLike, library: Library,
-                       power_dirs: Sequence[Path] = ()) -> tuple[Scenario, Library]:
+                       power_dirs: Sequence[Path] = (), doc: Document | None = None) -> tuple[Scenario, Library]:
     """Load a user's scenario file against `library`.
 
     Returns the scenario and the library extended with what the scenario brings:
     its box file (in `boxes`), its own Factions (in `extra_factions`) and added
-    powers (in `extra_added`). Raises DataProblem.
+    powers (in `extra_added`). Raises DataProblem. `doc`: the file, parsed already
+    (it is then not read again).
     """
-    doc = load_yaml(path)
+    doc = doc if doc is not None else load_yaml(path)
     schema_problems = _schema_problems(doc, "scenario")
     if schema_problems:
         raise DataProblem(schema_problems)
@@ -1001,18 +1002,18 @@ def detect_kind(data: Any) -> str:
 
 
 def check_data_file(path: str | os.PathLike, library: Library | None = None,
-                    power_dirs: Sequence[Path] = ()) -> list[Diagnostic]:
+                    power_dirs: Sequence[Path] = (), doc: Document | None = None) -> list[Diagnostic]:
     """Every problem of a box or scenario file; [] when it is fine. Never raises for bad input.
 
-    A scenario is checked against `library` (by default, the bundled boxes).
+    A scenario is checked against `library` (by default, the bundled boxes). `doc`: the file, parsed already.
     """
     try:
-        doc = load_yaml(path)
+        doc = doc if doc is not None else load_yaml(path)
         if detect_kind(doc.data) == "box":
             load_box(path, power_dirs=power_dirs)
         else:
             load_scenario_file(path, library if library is not None else load_library(power_dirs=power_dirs),
-                               power_dirs)
+                               power_dirs, doc)
     except HappyError as problem:
         return list(problem.diagnostics)
     except RecursionError:

@@ -219,7 +219,7 @@ def play(game, choose, round_only, rounds):
                     game.decision = Decision(actor, kind, prompt, options)
                     asked = True
                     break
-                frames.pop(0)
+                ended(game, frames.pop(0), program)
             answering = UNANSWERED
             if asked:
                 continue
@@ -328,7 +328,7 @@ def _namespace() -> dict[str, Any]:
         "len": len, "type": type, "int": int, "list": list, "filter": filter, "sum": sum, "tuple": tuple,
         "bool": bool, "any": any, "itemgetter": itemgetter,
         "Trick": Trick, "Frame": vm.Frame, "Ctx": vm.Ctx,
-        "run": vm.run, "answer": vm.answer, "STOP": vm.STOP, "pick": pick,
+        "run": vm.run, "ended": vm.ended, "answer": vm.answer, "STOP": vm.STOP, "pick": pick,
         **KERNEL,
     }
 

@@ -23,10 +23,10 @@ from typing import Callable
 
 from happydayz.language import vm
 from happydayz.language.compiler import Blind, VariantProgram
-from happydayz.base.errors import GameRuleError
+from happydayz.base.errors import Diagnostic, GameRuleError
 from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath, observation
-from happydayz.kernel.setup import AUCTION_PROGRESS, GameSetup
+from happydayz.kernel.setup import AUCTION_PROGRESS, GameSetup, scenario_span
 from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
@@ -106,7 +106,7 @@ class Game:
                  "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
-                 "deal_plan", "dealer")
+                 "deal_plan", "dealer", "round_steps")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads).
@@ -135,6 +135,7 @@ class Game:
         self.round_no = 0
         self.round_gain = [0] * n
         self.tricks_played = 0
+        self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.active = 0
         self.designated: int | None = None
         self.named_lead: str | None = None
@@ -360,6 +361,7 @@ class Game:
         game.round_no = layout.round_no
         game.round_gain = list(layout.round_gain)
         game.tricks_played = 0
+        game.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         game.active = layout.active
         game.designated = game.named_lead = None
         game.trick = layout.trick
@@ -415,6 +417,7 @@ class Game:
         self.known = [[] for _ in range(self.n)]
         self.voids = [set() for _ in range(self.n)]
         self.tricks_played = 0
+        self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.tricks_won = [0] * self.n
         self.round_ends = False
         self.active = active
@@ -592,6 +595,7 @@ class Game:
             void.clear()
         self.round_gain = [0] * self.n
         self.tricks_played = 0
+        self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.designated = self.named_lead = None
         self.tricks_won = [0] * self.n
         self.round_ends = False
@@ -855,8 +859,9 @@ class Game:
         # Every trick takes at least one card out of the hands, so a round has about as many tricks
         # as it has cards at most; far more means a power keeps giving cards back: stop, don't hang.
         if self.tricks_played > len(self.cards):
-            raise GameRuleError(f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: a power "
-                                "keeps bringing cards back into the hands")
+            raise GameRuleError(Diagnostic(scenario_span(self.setup.scenario),  # (which power is not known)
+                                           f"round {self.round_no} did not end after {self.tricks_played - 1} tricks: "
+                                           "a power keeps bringing cards back into the hands", "R001", quote=False))
         encounter = None
         reserve = zones["reserve"]
         if reserve and self.setup.encounter:  # the top card of the Reserve becomes the Encounter card
@@ -1200,7 +1205,7 @@ class Game:
                     options = pick(made, values)
                 self._ask(actor, kind, prompt, options)
                 return
-            frames.pop(0)
+            vm.ended(self, frames.pop(0), program)
         self.phase = self.after_frames
         _PHASES[self.phase](self)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from happydayz.base.errors import Diagnostic, GameRuleError, HappyError, Span
-from happydayz.base.files import LIMITS, load_json, open_text_output, read_bytes, read_text, within, write_atomic
+from happydayz.base.files import LIMITS, load_json, read_bytes, read_text, within, write_atomic, write_output
 from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.environment import Environment
 from happydayz.kernel.game import Decision, Game
@@ -262,9 +262,11 @@ def log_lines(game: Game, game_index: int | None = None) -> Iterator[str]:
 
 def write_log_jsonl(target: str | os.PathLike | TextIO, game: Game, game_index: int | None = None) -> None:
     """Every event of `game`, one JSON object a line (with a "game" index when given)."""
-    with open_text_output(target) as handle:
-        for line in log_lines(game, game_index):
-            handle.write(line + "\n")
+    text = "".join(line + "\n" for line in log_lines(game, game_index))
+    if hasattr(target, "write"):
+        target.write(text)
+    else:
+        write_output(target, text, what="event log")
 
 
 __all__ = [

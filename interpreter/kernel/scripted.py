@@ -16,9 +16,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span
+from happydayz.base.errors import DataProblem, Diagnostic, GameRuleError, HappyError, Span, quote
 from happydayz.base.safeyaml import format_path, load_yaml
-from happydayz.data.boxes import MAX_PLAYERS, _schema_problems, switches
+from happydayz.base.files import within
+from happydayz.data.boxes import D_UNKNOWN_SCENARIO, MAX_PLAYERS, _schema_problems, switches
 from happydayz.data.schemas import load_schema
 from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario, label_order
@@ -79,13 +80,10 @@ def load_script(path: str | os.PathLike):
     return doc
 
 
-def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
-    library = env.library
+def _scenario(doc, env: Environment, base: Path) -> tuple[Scenario, Any]:
+    data, library = doc.data, env.library
     if "scenario" in data:
-        ref = data["scenario"]
-        if str(ref).lower().endswith((".yaml", ".yml")) and not Path(ref).is_absolute():
-            ref = base / ref  # a scenario file next to the scripted game
-        return env.resolve_scenario(ref)
+        return env.resolve_scenario(_contained_scenario(doc, env, base, str(data["scenario"])))
     factions = []
     for entry in data.get("factions", []):
         if isinstance(entry, str):
@@ -100,11 +98,25 @@ def _scenario(data: dict, env: Environment, base: Path) -> tuple[Scenario, Any]:
     return scenario, library
 
 
+def _contained_scenario(doc, env: Environment, base: Path, ref: str) -> str | Path:
+    """A bundled scenario id as it is; a scenario file only inside the scripted game's folder or a --powers folder.
+
+    As a save's scenario (kernel.savegame): the file of someone else's scripted game is not read elsewhere.
+    """
+    if ref in {s.id for s in env.library.scenarios()}:
+        return ref
+    candidate = Path(ref) if os.path.isabs(ref) else base / ref
+    if not any(within(candidate, folder) for folder in (base, *env.power_dirs)):
+        raise _problem(doc, ("scenario",), "the scenario file named is outside the scripted game's folder, so it "
+                       "is not read", D_UNKNOWN_SCENARIO)
+    return candidate if ref.lower().endswith((".yaml", ".yml")) or candidate.is_file() else ref
+
+
 def build_game(doc, env: Environment, deal_plan=None) -> Game:
     data = doc.data
     key = ("scenario",) if "scenario" in data else ("factions",)
     try:
-        scenario, library = _scenario(data, env, Path(doc.file).resolve().parent)
+        scenario, library = _scenario(doc, env, Path(doc.file).resolve().parent)
         return _new_game(doc, scenario, library, env, deal_plan)
     except HappyError as exc:
         if exc.diagnostics and exc.diagnostics[0].span.file in ("<scenario>", "<input>", "scripted"):
@@ -175,11 +187,11 @@ def answer_index(game: Game, given: Any, where: str) -> int:
         label = _normalise(option.label)
         if label in candidates or label.replace(" on ", " ") in candidates:
             if actor is not None and actor != d.actor:
-                raise GameRuleError(f"{where}the answer '{given}' is for Community {actor}, but this decision "
+                raise GameRuleError(f"{where}the answer {quote(given)} is for Community {actor}, but this decision "
                                     f"('{d.prompt}') belongs to Community {d.actor}")
             return i
     legal = "; ".join(o.label for o in d.options)
-    raise GameRuleError(f"{where}illegal answer '{given}' to Community {d.actor}'s decision '{d.prompt}'. "
+    raise GameRuleError(f"{where}illegal answer {quote(given)} to Community {d.actor}'s decision '{d.prompt}'. "
                         f"Legal options: {legal}")
 
 
@@ -284,7 +296,7 @@ def play_script(doc, env: Environment) -> Played:
 
     def answer(given, path):
         if game.decision is None:
-            raise _problem(doc, path, f"the answer '{given}' is one too many: the game is over", "D042")
+            raise _problem(doc, path, f"the answer {quote(given)} is one too many: the game is over", "D042")
         try:
             game.apply(answer_index(game, given, ""))
         except GameRuleError as exc:
@@ -295,15 +307,15 @@ def play_script(doc, env: Environment) -> Played:
         given, message = step["answer"], step.get("message")
         where = format_path(path)
         if game.decision is None:
-            return [f"{where}: the answer '{given}' should be refused, but the game is over"]
+            return [f"{where}: the answer {quote(given)} should be refused, but the game is over"]
         try:
             index = answer_index(game, given, "")
         except GameRuleError as exc:
             text = exc.diagnostics[0].message
             if message is not None and _normalise(message) not in _normalise(text):
-                return [f"{where}: '{given}' is refused, but with '{text}', not '{message}'"]
+                return [f"{where}: {quote(given)} is refused, but with '{text}', not {quote(message)}"]
             return []
-        return [f"{where}: the answer '{given}' should be refused, but it is option {index + 1} of "
+        return [f"{where}: the answer {quote(given)} should be refused, but it is option {index + 1} of "
                 f"'{game.decision.prompt}'"]
 
     def found(path, problems: list[str]) -> None:

@@ -6,7 +6,9 @@ only ever see these classes. Each grammar alias maps to one class here.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -376,9 +378,39 @@ NODE_CLASSES: dict[str, type[Node]] = {cls.__name__: cls for cls in EXPRESSIONS 
 # node's class is a Visitor (visitor.py).
 
 
+#: The deepest a syntax tree may nest (the file, its hooks and blocks, its expressions, down to a literal):
+#: far beyond any real power. The parser refuses a deeper one (S013); every pass that walks a tree
+#: recursively does so within `room_to_recurse`, so none meets Python's recursion limit below it.
+MAX_NESTING = 256
+_FRAMES_PER_LEVEL = 6  # the most Python frames a pass (checker, compiler, code generator) spends on one level
+
+
+@contextlib.contextmanager
+def room_to_recurse():
+    """Python's recursion limit raised, while a pass walks a tree, by what MAX_NESTING levels may take.
+
+    (Python calls Python without the C stack since 3.11: a higher limit costs no C stack.)
+    """
+    old = sys.getrecursionlimit()
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    sys.setrecursionlimit(max(old, depth + _FRAMES_PER_LEVEL * MAX_NESTING + 200))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
 def walk(node: Node):
     """`node` and every node below it, depth first."""
     yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+def children(node: Node):
+    """The nodes right below `node`, in the order of its fields."""
     for name in node.__dataclass_fields__:
         if name != "span":
             yield from _nodes_in(getattr(node, name))
@@ -386,7 +418,7 @@ def walk(node: Node):
 
 def _nodes_in(value: object):
     if isinstance(value, Node):
-        yield from walk(value)
+        yield value
     elif isinstance(value, tuple):
         for item in value:
             yield from _nodes_in(item)

@@ -27,6 +27,7 @@ from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NO
 from happydayz.language.parser import parse_file
 from happydayz.language.visitor import Visitor
 from happydayz.base.resources import data_dir
+from happydayz.base.files import write_atomic
 
 GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
 #: The built-in names of the hand's auction, read as their nouns (english.NAMES).
@@ -1599,7 +1600,7 @@ def write_golden(directory: str | Path) -> list[Path]:
     written = []
     for path in bundled_power_files():
         target = directory / f"{path.stem}.txt"
-        target.write_text(card_text(load(path)) + "\n", encoding="utf-8")
+        write_atomic(target, card_text(load(path)) + "\n")
         written.append(target)
     return written
 

@@ -10,7 +10,7 @@ import difflib
 import operator
 from dataclasses import dataclass, field
 
-from happydayz.language import ast
+from happydayz.language import ast, budget
 from happydayz.base.errors import CheckProblem, DiagnosticSink, Span, suggest
 from happydayz.language.visitor import Visitor
 
@@ -187,6 +187,28 @@ class Checker(Visitor):
                 self.sink.error(d.span, f"an option's default is a whole number, true or false, not '{d.option}'",
                                 "C068", hint=f"option {d.name} = false")
             self.state.setdefault(d.name, d)
+
+    def check_budget(self, power: ast.PowerFile) -> None:
+        """W012 for a hook or a rule whose work may exceed the step budget (language.budget)."""
+        items = [*power.hooks, *power.rules, *(x for v in power.variants for x in (*v.hooks, *v.rules))]
+        for item in items:
+            body = item.body if isinstance(item, ast.Hook) else item.condition
+            steps = budget.estimate(body, self.most_elements) if body is not None else 0
+            if steps > budget.MAX_STEPS:
+                what = "hook" if isinstance(item, ast.Hook) else "rule"
+                self.sink.warning(item.span, f"this {what} may take {steps:,} steps, more than the {budget.MAX_STEPS:,} "
+                                  f"a {what} may run", "W012",
+                                  hint="a game stops it when its budget runs out (R001): walk fewer elements, or nest "
+                                       "fewer loops")
+
+    def most_elements(self, group: ast.Node) -> int:
+        """The most elements `group` holds, as budget.estimate assumes."""
+        if isinstance(group, ast.Call) and group.function == "numbers":
+            low, high = group.args
+            if isinstance(low, ast.IntLit) and isinstance(high, ast.IntLit):
+                return max(0, min(MAX_NUMBERS, high.value - low.value + 1))
+            return MAX_NUMBERS
+        return _ESTIMATED_SIZE.get(self.types.get(id(group)), 1)
 
     def check_items(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> None:
         timings: set[str] = set()
@@ -703,6 +725,11 @@ class Checker(Visitor):
         return group
 
 
+# The most elements `check` assumes of a group of each type (language.budget); a single element is 1.
+_ESTIMATED_SIZE = {CARDS: budget.ESTIMATED_CARDS, COMMUNITIES: budget.ESTIMATED_COMMUNITIES,
+                   FACTIONS: budget.ESTIMATED_FACTIONS, NUMBERS: MAX_NUMBERS, SIDES: 2}
+
+
 def _never_negative(n: ast.Node) -> bool:
     return isinstance(n, ast.IntLit) or (isinstance(n, ast.Call) and n.function == "count")
 
@@ -788,7 +815,10 @@ def check(power: ast.PowerFile, known_factions: set[str] | None = None, sink: Di
     sink = sink if sink is not None else DiagnosticSink()
     checker = Checker(known_factions, sink)
     try:
-        checker.check_power(power)
+        with ast.room_to_recurse():
+            checker.check_power(power)
+            if not sink.errors:
+                checker.check_budget(power)
     except RecursionError:
         sink.add(ast.too_deep(power.span.file))
     if own_sink and sink.errors:

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from happydayz.language import ast
 from happydayz.base.errors import Span, SyntaxProblem
+from happydayz.language.budget import spend
 from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, MAX_NUMBERS,
                                        CheckedPower, as_set)
 from happydayz.language.render import Prompts
@@ -160,6 +161,7 @@ class Compiler(Visitor):
         self.slot_counter = 0
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
+        self.power_name = power.name  # for R001, when a loop of its expressions spends the step budget
         self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
                                         d.visibility, d.option) for d in power.state}
 
@@ -491,12 +493,14 @@ class Compiler(Visitor):
             return lambda ctx: fn(left(ctx), constant)
         return lambda ctx: fn(left(ctx), right(ctx))
 
-    def _with_it(self, source: Fn, body: Fn, keep: Callable[[Any, list], Any]):
+    def _with_it(self, n: ast.Node, source: Fn, body: Fn, keep: Callable[[Any, list], Any]):
+        where = (self.power_name, n.span)
+
         def run(ctx):
             env = ctx.env
             saved = env.get("it", _MISSING)
             try:
-                return keep(ctx, source(ctx), body)
+                return keep(ctx, spend(ctx, source(ctx), where), body)
             finally:
                 if saved is _MISSING:
                     env.pop("it", None)
@@ -535,7 +539,7 @@ class Compiler(Visitor):
                     out.append(x)
             return tuple(out)
 
-        return self._with_it(source, cond, keep)
+        return self._with_it(n, source, cond, keep)
 
     def _attribute_test(self, cond: ast.Node):
         """(attribute, comparison, value) for `faction is led`, `value > 5` and the like (attribute_test), else None."""
@@ -579,18 +583,19 @@ class Compiler(Visitor):
                 return ()
             return winners
 
-        return self._with_it(source, key, keep)
+        return self._with_it(n, source, key, keep)
 
     def expr_Comprehension(self, n):
         source = self.group(n.source)
         body = self.expr(n.body)
         var = n.var
         fn = {"sum": sum, "min": min, "max": max}[n.function]
+        where = (self.power_name, n.span)
 
         def run(ctx):
             values = []
             env = ctx.env
-            for x in source(ctx):
+            for x in spend(ctx, source(ctx), where):
                 env[var] = x
                 values.append(body(ctx))
             env.pop(var, None)
@@ -807,7 +812,8 @@ def link(instructions: list[tuple]) -> list[tuple]:
 
 def compile_power(checked: CheckedPower, path: Path) -> CompiledPower:
     try:
-        compiled = Compiler(checked).compile_power(checked.power, path)
+        with ast.room_to_recurse():
+            compiled = Compiler(checked).compile_power(checked.power, path)
     except RecursionError:
         raise SyntaxProblem(ast.too_deep(str(path))) from None
     compiled.types = checked.types

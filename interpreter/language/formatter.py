@@ -41,8 +41,9 @@ from lark.exceptions import VisitError
 
 from happydayz.language import ast
 from happydayz.base.errors import Diagnostic, HappyError, Span, SyntaxProblem
+from happydayz.base.files import read_bytes, write_atomic
 from happydayz.language.grammar import grammar_text
-from happydayz.language.parser import parse as _project_parse
+from happydayz.language.parser import MAX_SOURCE_BYTES, parse as _project_parse
 
 __all__ = ["format_source", "format_paths", "FormatterBug", "INDENT"]
 
@@ -340,6 +341,11 @@ def format_source(text: str, filename: str = "<input>") -> str:
     before = parse(text, filename)  # the project's own errors for a bad file
     tree, comments = _full_parse(text)
     result = _layout(text, tree, comments)
+    size = len(result.encode("utf-8"))
+    if size > MAX_SOURCE_BYTES:  # (indenting a file near the limit can take it past: it would not be read again)
+        raise SyntaxProblem(Diagnostic(Span(filename, 1, 1), f"formatted, this file would be {size} bytes, larger than "
+                                       f"the {MAX_SOURCE_BYTES // 1024} KiB of a power file; it is left as it is",
+                                       "S004", hint="split the power in two files, or shorten it", quote=False))
     _verify(text, result, before, tree, comments, filename)
     return result
 
@@ -387,10 +393,8 @@ def _expand(paths: list[str | os.PathLike]) -> tuple[list[Path], list[Diagnostic
 
 
 def _read(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise HappyError(Diagnostic(Span(str(path), 1, 1), f"cannot read the file: {exc.strerror}", "S005")) from None
+    # A regular file of at most 256 KiB, read no further (base.files): a device or a huge file is refused unread.
+    raw = read_bytes(path, "power", code="S005", error=SyntaxProblem, large_code="S004")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -419,9 +423,9 @@ def format_paths(paths: list[str | os.PathLike], check: bool = False) -> tuple[l
             continue
         changed.append(path)
         if not check:
-            try:
-                with open(path, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(result)
-            except OSError as exc:
-                problems.append(Diagnostic(Span(str(path), 1, 1), f"cannot write the file: {exc.strerror}", "F003"))
+            try:  # a temporary file renamed over it: a full disk leaves the file as it was
+                write_atomic(Path(path).resolve(), result, code="F003")  # (a link: its target is rewritten)
+            except HappyError as exc:
+                changed.remove(path)
+                problems.extend(exc.diagnostics)
     return changed, problems

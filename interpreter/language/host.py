@@ -49,6 +49,7 @@ class PowerHost(Protocol):
     trick: Any  # the trick on the table (or just won): .plays is [(seat, card, trump)] in play order; None between
     tricks_won: Sequence[int]  # tricks each Community has won this round
     state: Mapping[tuple, Any]  # (state key, seat or None) -> a counter's or mark's value; absent: 0 or false
+    round_steps: int  # the steps the round's ended hooks spent (vm.ended keeps it; a compiled power never reads it)
 
     @property
     def reserve(self) -> Sequence[int]: ...

@@ -7,6 +7,7 @@ that does not parse is worded by syntax_errors.py.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lark import Token, Transformer, v_args
@@ -20,17 +21,27 @@ from happydayz.language.grammar import lark_parser
 from happydayz.language.syntax_errors import syntax_diagnostic
 
 MAX_SOURCE_BYTES = 256 * 1024  # a power file is a page of text, not a novel
+# Control characters (but tab and the line breaks) and bidi controls: escape sequences and reordered text.
+_HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
     if len(text.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
         raise SyntaxProblem(Diagnostic(Span(filename, 1, 1), f"the file is larger than {MAX_SOURCE_BYTES // 1024} KiB; a power file should be a page of text", "S004"))
+    hidden = _HIDDEN.search(text)
+    if hidden is not None:  # (inside a quoted text too: a title would reach the terminal as it is)
+        line = text.count("\n", 0, hidden.start()) + 1
+        column = hidden.start() - (text.rfind("\n", 0, hidden.start()) + 1) + 1
+        raise SyntaxProblem(Diagnostic(Span(filename, line, column, line, column + 1),
+                                       f"an invisible control character (U+{ord(hidden.group()):04X}) is here: "
+                                       "delete it", "S001"))
     try:
         tree = lark_parser().parse(text)
     except UnexpectedInput as exc:
         raise SyntaxProblem(syntax_diagnostic(exc, text, filename)) from None
     try:
-        return _ToAst(filename, text).transform(tree)
+        with ast.room_to_recurse():
+            return _shallow(_ToAst(filename, text).transform(tree))
     except VisitError as exc:  # Lark wraps what a transformer method raises
         if isinstance(exc.orig_exc, _AstError):
             raise SyntaxProblem(exc.orig_exc.diagnostic) from None
@@ -39,6 +50,19 @@ def parse(text: str, filename: str = "<input>") -> ast.PowerFile:
         raise
     except RecursionError:
         raise SyntaxProblem(too_deep(filename)) from None
+
+
+def _shallow(power: ast.PowerFile) -> ast.PowerFile:
+    """The tree, unless it nests more than ast.MAX_NESTING levels (S013 at the first node below that)."""
+    stack = [(power, 1)]
+    while stack:  # (no recursion: the tree may be deep)
+        node, depth = stack.pop()
+        if depth > ast.MAX_NESTING:
+            raise SyntaxProblem(Diagnostic(node.span, f"this is nested more than {ast.MAX_NESTING} levels deep", "S013",
+                                           hint="split it into simpler statements: a 'let' for a part of an "
+                                                "expression, or a smaller 'if'"))
+        stack.extend((child, depth + 1) for child in ast.children(node))
+    return power
 
 
 def parse_file(path: str | Path) -> ast.PowerFile:

@@ -12,10 +12,9 @@ from typing import Any
 
 from happydayz.language.compiler import (ASK, CHOOSE, EACH_INIT, EACH_NEXT, EFFECT, JUMP, JUMP_UNLESS, LET, MODE, SIMUL_BEGIN,
                                         SIMUL_END, ChoiceSpec, Program)
-from happydayz.base.errors import Diagnostic, GameRuleError
+from happydayz.language.budget import MAX_ROUND_STEPS, MAX_STEPS, out_of_steps
 from happydayz.language.host import PowerHost
 
-MAX_STEPS = 100_000  # loop steps; far beyond any real power: a guard, not a limit anyone meets
 STOP = "stop"  # the option that ends an "up to" choice early
 
 
@@ -42,7 +41,7 @@ class Frame:
     env: dict = field(default_factory=dict)
     buffer: list | None = None  # effects held back inside `simultaneously`
     picked: list | None = None  # a multi-card choice in progress
-    steps: int = 0  # jumps (loop steps) taken so far by this hook, across its choices
+    steps: int = 0  # the steps this hook has spent, across its choices (language.budget)
     g: PowerHost | None = None  # the game, while the hook runs (set by run, cleared when it stops)
 
 
@@ -71,6 +70,7 @@ class Ctx:
     winner: int | None = None
     winning: int | None = None
     offer: tuple | None = None  # a bid considered by a `rule bids only when`: (number or level, Faction, passing)
+    steps: int = 0  # the steps this evaluation has spent (language.budget)
 
 
 # The VM has stopped at a choice: (actor, kind, prompt, options, element) — who chooses,
@@ -88,9 +88,10 @@ def run(game: PowerHost, frame: Frame, program: Program) -> ChoiceRequest | None
     code = program.instructions
     end = len(code)
     env = frame.env
-    # The counters live in locals while the loop runs (the hot path of every power) and go
+    # The counter lives in a local while the loop runs (the hot path of every power) and goes
     # back into the frame whenever the loop leaves, so a stopped frame can be copied and resumed.
-    pc, steps = frame.pc, frame.steps
+    # (The steps stay in the frame: the expressions' loops spend them too.)
+    pc = frame.pc
     try:
         while pc < end:
             ins = code[pc]
@@ -126,10 +127,11 @@ def run(game: PowerHost, frame: Frame, program: Program) -> ChoiceRequest | None
                 else:
                     pc = ins[3]
             elif op == JUMP:
-                # Every loop goes back through a jump, so counting jumps bounds any power's run.
-                steps += 1
-                if steps > MAX_STEPS:
-                    raise GameRuleError(Diagnostic(program.span, "a power ran for too long and was stopped", "R001"))
+                # Every statement loop goes back through a jump: counting jumps (with the
+                # elements the expressions walk) bounds any power's run.
+                frame.steps += 1
+                if frame.steps > MAX_STEPS:
+                    raise out_of_steps(program.power, program.span)
                 pc = ins[1]
             elif op == JUMP_UNLESS:
                 pc = pc + 1 if ins[1](ctx) else ins[2]
@@ -156,7 +158,14 @@ def run(game: PowerHost, frame: Frame, program: Program) -> ChoiceRequest | None
                 raise AssertionError(f"unknown opcode {op}")
         return None
     finally:
-        frame.pc, frame.steps, frame.g = pc, steps, None
+        frame.pc, frame.g = pc, None
+
+
+def ended(game: PowerHost, frame: Frame, program: Program) -> None:
+    """A hook has ended: its steps count to its round's, so that hooks that keep a round going stop too."""
+    game.round_steps += frame.steps
+    if game.round_steps > MAX_ROUND_STEPS:
+        raise out_of_steps(program.power, program.span, whole_round=True)
 
 
 def _options(ctx, frame: Frame, spec: ChoiceSpec) -> list:

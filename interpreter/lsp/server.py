@@ -10,6 +10,12 @@ Every feature is a thin translation between the protocol and
 - go to definition: a scenario's power file reference, a Faction's box entry;
 - formatting (as `fmt`) and document symbols (the power, its variants, hooks and rules).
 
+Edits are debounced: a document is analysed DEBOUNCE seconds after its last
+change, off the event loop (hovers and completions are answered meanwhile), one
+analysis at a time; an analysis that a newer version of the document has made
+stale is not started, and its result is not published. Messages are read by
+`framing` (bad frames resynchronise, a message has at most framing.MAX_MESSAGE bytes).
+
 Positions: the protocol counts lines and characters from 0, a Span from 1
 (characters are taken as code points: the files are mostly ASCII).
 
@@ -19,15 +25,21 @@ server is made, not when the command line loads this module.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sys
+import threading
 from pathlib import Path
 
 from happydayz import __version__
 from happydayz.authoring import documents
 from happydayz.base.errors import Diagnostic, Span
 from happydayz.data.environment import Environment
+from happydayz.lsp import framing
 from happydayz.lsp.reference import reference
 
 NAME = "happydayz"
+DEBOUNCE = 0.3  # seconds after a document's last change before it is analysed
 
 
 def make_server(env: Environment | None = None):
@@ -65,32 +77,50 @@ def make_server(env: Environment | None = None):
     server = LanguageServer(NAME, __version__)
     server.env = env if env is not None else Environment()  # settings and caches of every request
 
-    def publish(uri: str) -> None:
+    latest: dict[str, object] = {}  # uri -> the version of its latest change
+    one_at_a_time = asyncio.Lock()
+
+    def analyse(text: str, path: str) -> list[types.Diagnostic]:
+        here = Path(path).resolve()
+        # (a scenario's check may report problems of the power files it names: they belong to those files)
+        return [lsp_diagnostic(d, text) for d in documents.diagnose(text, path, server.env)
+                if Path(d.span.file).resolve() == here]
+
+    async def publish(uri: str) -> None:
         document = server.workspace.get_text_document(uri)
         path = fs_path(uri)
         if documents.kind_of(path) is None:
             return
-        text = document.source
-        here = Path(path).resolve()
-        # (a scenario's check may report problems of the power files it names: they belong to those files)
-        found = [lsp_diagnostic(d, text) for d in documents.diagnose(text, path, server.env) if Path(d.span.file).resolve() == here]
+        version = latest[uri] = document.version
+        async with one_at_a_time:
+            if latest.get(uri) != version:
+                return  # a newer version came meanwhile: its own analysis follows
+            text = document.source
+            found = await asyncio.get_running_loop().run_in_executor(None, analyse, text, path)
+        if latest.get(uri) != version:
+            return  # stale: not published over what the newer version says
         server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=found))
+            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=found))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls, params: types.DidOpenTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    async def did_open(ls, params: types.DidOpenTextDocumentParams) -> None:
+        await publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    async def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
+        uri, version = params.text_document.uri, params.text_document.version
+        latest[uri] = version
+        await asyncio.sleep(DEBOUNCE)
+        if latest.get(uri) == version:  # else a later change is waiting its own turn
+            await publish(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    async def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:
+        await publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: types.DidCloseTextDocumentParams) -> None:
+        latest.pop(params.text_document.uri, None)
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
@@ -162,9 +192,33 @@ def make_server(env: Environment | None = None):
     return server
 
 
-def serve(env: Environment | None = None) -> None:
-    """Run the server over stdin and stdout until the client says exit."""
-    make_server(env).start_io()
+def serve(env: Environment | None = None, stdin=None, stdout=None) -> None:
+    """Run the server over stdin and stdout until the client says exit (or the stream ends).
+
+    As pygls's start_io, but with framing's reader of the messages.
+    """
+    from pygls.io_ import StdoutWriter  # optional dependency: pygls, the lsp extra (happydayz[lsp])
+
+    server = make_server(env)
+    server._stop_event = threading.Event()  # (pygls's shutdown sets it: then no message more is read)
+    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+
+    def handle(body: bytes) -> None:
+        try:
+            message = json.loads(body, object_hook=server.protocol.structure_message)
+        except (ValueError, TypeError) as exc:
+            framing.log(f"a message that is not JSON-RPC was ignored ({type(exc).__name__}: {str(exc)[:120]})")
+            return
+        server.protocol.handle_message(message)
+
+    try:
+        asyncio.run(framing.read_messages(stdin or sys.stdin.buffer, handle, server._stop_event.is_set))
+    except BrokenPipeError:
+        framing.log("the connection to the editor is lost: closing")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.shutdown()
 
 
 __all__ = ["make_server", "serve"]

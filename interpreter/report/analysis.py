@@ -140,6 +140,9 @@ def _short_cell_labels(games: list[GameRecord]) -> tuple[dict[str, str], str]:
     return labels, ", ".join(f"{k}={text(first[k])}" for k in shared)
 
 
+MAX_ROUND_COUNTS = 50  # game lengths in the table and the plot: the most common ones, if a file has more
+
+
 def analyse(results: Results) -> dict:
     """Every number of the report, as plain data (Rate and Mean objects)."""
     games = results.games
@@ -161,7 +164,8 @@ def analyse(results: Results) -> dict:
         "powers": _power_section(games),
         "cells": {label: _group_metrics(group) for label, group in cells.items()},
         "cells_shared": shared,
-        "rounds": {r: rate(c, len(games)) for r, c in sorted(rounds.items())},
+        "rounds": {r: rate(c, len(games)) for r, c in sorted(rounds.most_common(MAX_ROUND_COUNTS))},
+        "rounds_left_out": max(0, len(rounds) - MAX_ROUND_COUNTS),
         "populations": populations,
         "winning_populations": winning,
         "communities_at_zero": {k: rate(c, len(games)) for k, c in sorted(zeros.items())},

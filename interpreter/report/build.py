@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from happydayz.base.files import write_atomic
 from happydayz.data.environment import Environment
 from happydayz.report.analysis import analyse
 from happydayz.report.markdown import _markdown
 from happydayz.report.plots import (_plot_elimination, _plot_leader, _plot_populations, _plot_powers, _plot_rounds,
                                     _plot_seats, _plot_variants)
-from happydayz.report.results import A_WRITE, _problem, load_results
+from happydayz.report.results import A_WRITE, ResultsProblem, _problem, load_results
 
 DEFAULT_OUT = "report"
 REPORT_NAME = "report.md"
@@ -57,7 +58,8 @@ def build_report(results_path: str | Path, out_dir: str | Path = DEFAULT_OUT, en
         if analysis["powers"] is not None:
             images["powers"] = _plot_powers(analysis, out)
         target = out / REPORT_NAME
-        target.write_text(_markdown(results, analysis, images, out), encoding="utf-8")
+        write_atomic(target, _markdown(results, analysis, images, out), code=A_WRITE, error=ResultsProblem,
+                     what="report")
         written = {p.name for p in images.values()}
         for name in PLOT_NAMES:
             if name not in written and (out / name).is_file():

@@ -140,6 +140,9 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
 
     lines += ["", "## Game length", ""]
     lines += _table(["rounds played", "share of games"], [[str(r), _pct(v)] for r, v in analysis["rounds"].items()])
+    if analysis["rounds_left_out"]:
+        lines += ["", f"(The {len(analysis['rounds'])} most common game lengths; {analysis['rounds_left_out']} rarer "
+                      "ones are left out.)"]
     lines += ["", f"![Game length]({images['rounds'].name})"]
 
     lines += ["", "## Elimination", ""]

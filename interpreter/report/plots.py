@@ -5,10 +5,12 @@ No pyplot: no display is needed and no global backend is changed.
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 
 from happydayz.base.errors import Diagnostic, Span
+from happydayz.base.files import write_atomic
 from happydayz.report.results import A_WRITE, ResultsProblem
 from happydayz.report.stats import Mean, Rate
 
@@ -39,7 +41,9 @@ def _mean_errors(means: list[Mean]) -> tuple[list[float], list[list[float]]]:
 
 def _save(fig, out: Path, name: str) -> Path:
     target = out / name
-    fig.savefig(target, dpi=PLOT_DPI, format="png", backend="agg", metadata={"Software": None})
+    image = io.BytesIO()
+    fig.savefig(image, dpi=PLOT_DPI, format="png", backend="agg", metadata={"Software": None})
+    write_atomic(target, image.getvalue(), code=A_WRITE, error=ResultsProblem, what="plot")
     return target
 
 

@@ -23,7 +23,15 @@ from typing import Any
 
 from happydayz.base.errors import Diagnostic, HappyError, Span
 from happydayz.base.files import load_json, read_text, within
+from happydayz.data.boxes import MAX_PLAYERS
 from happydayz.data.environment import Environment
+
+# What a reader of results builds is bounded by these, whatever the file holds (a report of a crafted file
+# with 20,000 power names took minutes and gigabytes); a file beyond them is read with a note saying so.
+MAX_SEATS = MAX_PLAYERS  # Communities of a game: a game with more is not a game the program plays (refused)
+MAX_POWERS = 100  # distinct powers (keys of "powers"): those beyond the first 100 read are left out
+MAX_CELLS = 200  # distinct cells of a sweep: the games of the cells beyond are left out
+MAX_FACTIONS = 100  # distinct Factions in the games' set-ups: beyond it, the per-variant section is left out
 
 # Diagnostic codes of this module.
 A_READ = "A001"  # the results file cannot be read
@@ -83,6 +91,8 @@ def _record(data: Any, index: int, cell: str, where: tuple[str, int], path: Path
     if not isinstance(populations, list) or not populations or not all(_is_int(p) for p in populations):
         raise bad("'final_populations' must be a non-empty list of whole numbers")
     players = len(populations)
+    if players > MAX_SEATS:
+        raise bad(f"'final_populations' lists {players} Communities; a game has at most {MAX_SEATS}")
     winners = data.get("winners")
     if not isinstance(winners, list) or not all(_is_int(w) and 0 <= w < players for w in winners):
         raise bad(f"'winners' must be a list of seats from 0 to {players - 1}")
@@ -178,15 +188,50 @@ def load_results(path: str | Path, env: Environment | None = None, scenario_fold
             first_ok = False
         if not first_ok:
             raise whole_error from None
-        return _load_lines(path, text)
+        return _bounded(_load_lines(path, text))
     if isinstance(document, dict) and "games" in document:
-        return _load_simulate(path, document, env if env is not None else Environment(), scenario_folder)
+        return _bounded(_load_simulate(path, document, env if env is not None else Environment(), scenario_folder))
     if isinstance(document, dict) and "final_populations" in document:
-        return _load_lines(path, text)
+        return _bounded(_load_lines(path, text))
     if isinstance(document, dict) and "event" in document:
         raise _event_log(path)
     raise _problem(path, "this JSON is not simulation results: expected an object with \"games\" (simulate --json) "
                    "or one game per line (sweep)", A_SHAPE)
+
+
+def _bounded(results: Results) -> Results:
+    """The results within MAX_POWERS, MAX_CELLS and MAX_FACTIONS, with a note for each bound the file passed."""
+    cells: dict[str, None] = {}
+    kept = []
+    for g in results.games:
+        if g.cell in cells or len(cells) < MAX_CELLS:
+            cells.setdefault(g.cell, None)
+            kept.append(g)
+    if len(kept) < len(results.games):
+        results.notes.append(f"The file holds more than {MAX_CELLS} cells: the {len(results.games) - len(kept)} "
+                             f"games of the cells beyond the first {MAX_CELLS} were left out.")
+        results.games = kept
+    powers: dict[str, None] = {}
+    dropped: set[str] = set()
+    for g in results.games:
+        if g.powers is None:
+            continue
+        for key in list(g.powers):
+            if key not in powers and len(powers) >= MAX_POWERS:
+                dropped.add(key)
+                del g.powers[key]
+            else:
+                powers.setdefault(key, None)
+    if dropped:
+        results.notes.append(f"The file names {len(powers) + len(dropped)} powers: the report shows the first "
+                             f"{MAX_POWERS} read, {len(dropped)} were left out.")
+    factions = {f for g in results.games if g.factions for f, _ in g.factions}
+    if len(factions) > MAX_FACTIONS:
+        results.notes.append(f"The games' set-ups name {len(factions)} Factions, more than {MAX_FACTIONS}: the "
+                             "per-variant section is left out.")
+        for g in results.games:
+            g.factions = None
+    return results
 
 
 def _event_log(path: Path) -> ResultsProblem:
@@ -256,4 +301,5 @@ def _load_lines(path: Path, text: str) -> Results:
     return Results(path, "sweep", records, None, notes)
 
 
-__all__ = ["load_results", "Results", "GameRecord", "ResultsProblem", "A_READ", "A_JSON", "A_SHAPE", "A_WRITE"]
+__all__ = ["load_results", "Results", "GameRecord", "ResultsProblem", "A_READ", "A_JSON", "A_SHAPE", "A_WRITE",
+           "MAX_SEATS", "MAX_POWERS", "MAX_CELLS", "MAX_FACTIONS"]

@@ -560,10 +560,14 @@ def _run_ray(batches: Iterable[Batch], on_outcome, jobs: int, address: str | Non
     started = False
     if not ray.is_initialized():
         options: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        main_thread = threading.current_thread() is threading.main_thread()
+        on_sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
         if address is not None:
             ray.init(address=address, **options)
         else:
             ray.init(num_cpus=max(1, jobs), **options)
+        if on_sigterm is not None:  # Ray's own handler exits at once, losing the finished games: ours stops the
+            signal.signal(signal.SIGTERM, on_sigterm)  # run as Ctrl-C does (cli.app), keeping them
         started = True
     lost_errors = tuple(getattr(ray.exceptions, name) for name in
                         ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError", "ObjectLostError")

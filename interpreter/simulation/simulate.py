@@ -15,7 +15,7 @@ import sys
 from typing import Any, Callable, Mapping, TextIO
 
 from happydayz.base.errors import UsageError
-from happydayz.base.files import open_text_output
+from happydayz.base.files import append_lines, open_text_output
 from happydayz.data.boxes import scenario_reference
 from happydayz.data.environment import Environment
 from happydayz.data.model import Scenario
@@ -134,11 +134,11 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
                 return
             order = sorted(logs) if everything else []
             while written in logs:
-                log_file.write(logs.pop(written))
+                append_lines(log_file, logs.pop(written))
                 written += 1
             for index in order:  # after Ctrl-C: the finished games beyond a gap
                 if index in logs:
-                    log_file.write(logs.pop(index))
+                    append_lines(log_file, logs.pop(index))
 
         def on_outcome(outcome: parallel.Outcome) -> None:
             _, index, record, text = outcome

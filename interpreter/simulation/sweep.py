@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterable
 from jsonschema import Draft202012Validator
 
 from happydayz.base.errors import DataProblem, Diagnostic, HappyError, Span, UsageError, suggest
-from happydayz.base.files import FileLocked, is_regular_file, load_json, lock_exclusive, read_bytes, within
+from happydayz.base.files import FileLocked, append_lines, is_regular_file, load_json, lock_exclusive, read_bytes, within
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
 from happydayz.data.boxes import MAX_PLAYERS, scenario_hand
@@ -520,11 +520,11 @@ def _play(sweep: Sweep, todo: Iterable[tuple[Cell, int]], count: int, done: dict
     def write_ready(everything: bool = False) -> None:
         nonlocal next_line
         while next_line in pending:
-            handle.write(pending.pop(next_line))
+            append_lines(handle, pending.pop(next_line))  # whole lines: a full disk leaves none cut
             next_line += 1
         if everything:
             for n in sorted(pending):
-                handle.write(pending.pop(n))
+                append_lines(handle, pending.pop(n))
         handle.flush()
 
     def on_outcome(outcome: parallel.Outcome) -> None:

@@ -153,31 +153,13 @@ async def body(request) -> dict:
         raise BadRequest("the request body is not UTF-8 text") from None
     try:
         data = load_json(text, "<request>", code="W001", what="request body",
-                         invalid="the request body is not valid JSON")
-    except HappyError as exc:  # too deep, a huge number, not JSON: one line, with where
+                         invalid="the request body is not valid JSON", refuse_surrogates=True)
+    except HappyError as exc:  # too deep, a huge number, a lone surrogate, not JSON: one line, with where
         problem = exc.diagnostics[0]
         raise BadRequest(f"{problem.message} (line {problem.span.line}, column {problem.span.column})") from None
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
-    _refuse_lone_surrogates(data)
     return data
-
-
-def _refuse_lone_surrogates(value: Any, where: str = "") -> None:
-    """JSON may escape half of a UTF-16 pair (\\ud800) alone: not text, and it could not be written to a file."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise BadRequest(f"{where or 'a string'!s} holds a lone surrogate (such as \\ud800), which is not "
-                             f"text") from None
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _refuse_lone_surrogates(key, "a key")
-            _refuse_lone_surrogates(item, repr(key) if isinstance(key, str) and key.isidentifier() else "a value")
-    elif isinstance(value, list):
-        for item in value:
-            _refuse_lone_surrogates(item, where)
 
 
 def field(data: dict, name: str, kind: type | tuple, default: Any = ..., low: int | None = None,

@@ -208,6 +208,65 @@ def test_sigterm_stops_a_run_as_ctrl_c_does_keeping_the_games_finished(tmp_path)
 
 
 @pytest.mark.slow
+def test_sigterm_stops_a_ray_run_as_ctrl_c_does_keeping_the_games_finished(tmp_path):
+    pytest.importorskip("ray")
+    out = tmp_path / "run.json"
+    process = _start(["simulate", "--games", "1000000", "--seed", "3", "--express", "--backend", "ray", "--jobs", "2",
+                      "--quiet", "--json", str(out)])
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not _ray_tasks_running():
+        time.sleep(0.2)
+    time.sleep(3.0)  # games are played and coming back
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=180)
+    assert process.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "interrupted after" in err, err[-2000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["summary"]["interrupted"] is True and 0 < len(data["games"]) < 1000000
+    by_index = {g["game"]: g for g in serial(max(g["game"] for g in data["games"]) + 1)["games"]}
+    assert data["games"] == [by_index[g["game"]] for g in data["games"]]
+
+
+def _ray_tasks_running() -> bool:
+    """Whether a Ray worker process is playing a batch (Ray names it after the task)."""
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if b"ray::run_batch" in handle.read():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+# A Ctrl-C that comes when the command's work is done, while Python waits for threads at its exit
+# (threading._shutdown): a thread that is still running then sends it.
+_SIGNAL_AT_EXIT = """
+import os, signal, sys, threading, time
+from happydayz.cli import main
+code = main()
+def late():
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(1.0)
+threading.Thread(target=late).start()
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--games", "2", "--express", "--jobs", "2"],
+                                  ["sweep", "SPEC", "--resume", "--jobs", "2", "--quiet"]], ids=["simulate", "sweep"])
+def test_a_signal_at_exit_prints_no_traceback(tmp_path, argv):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("scenarios: [woodstock-fever/1]\nplayers: 3\ngames: 4\nexpress: true\n", encoding="utf-8")
+    argv = [str(spec) if a == "SPEC" else a for a in argv]
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_AT_EXIT, *argv], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    assert done.returncode in (0, -signal.SIGINT), (done.returncode, done.stderr)
+
+
+@pytest.mark.slow
 def test_the_workers_of_a_killed_driver_end_and_never_hold_the_results_file(tmp_path):
     spec = tmp_path / "spec.yaml"
     spec.write_text("scenarios: [woodstock-fever/1]\nplayers: 4\ngames: 5000\nexpress: true\n", encoding="utf-8")

@@ -8,6 +8,7 @@ ranges, hints, warnings), `explain` (card text), `fmt`.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -251,3 +252,31 @@ async def test_document_symbols_are_the_power_its_variants_and_hooks(client: Lan
     lines = text.splitlines()
     assert lines[variants[1].range.start.line].strip().startswith("variant positive")
 
+
+@pytest.mark.asyncio
+async def test_thirty_quick_edits_are_analysed_once_as_the_latest_version(client: LanguageClient, tmp_path):
+    published: list[int | None] = []
+
+    features = client.protocol.fm.features
+    keep = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams) -> None:  # (the client's features are bound to it)
+        published.append(params.version)
+        keep(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+
+    path = tmp_path / "hippies.power"
+    text = HIPPIES.read_text(encoding="utf-8")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=path.as_uri(), language_id="happydayz", version=1, text=text)))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    for version in range(2, 32):  # version 31 has an error: a brace too many at its end
+        edited = text if version < 31 else text + "}\n"
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited + "\n" * version)]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await asyncio.sleep(1.5)  # anything stale would have come by now
+    assert published == [1, 31]
+    assert [d.severity for d in client.diagnostics[path.as_uri()]] == [types.DiagnosticSeverity.Error]

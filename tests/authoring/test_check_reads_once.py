@@ -1,0 +1,25 @@
+"""`check` reads and parses each file it checks once (a 1 MiB scenario was read and parsed 4 times)."""
+
+from __future__ import annotations
+
+import collections
+
+from happydayz.base import safeyaml
+from happydayz.cli.app import main
+
+
+def test_check_reads_a_scenario_once(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "big.yaml"
+    padding = "".join(f"# line {i} of padding text for the scenario file\n" for i in range(20_000))
+    path.write_text("box: american-dream\ntitle: big\nfactions: [Survivalists, Bikers, Cheerleaders]\n" + padding,
+                    encoding="utf-8")
+    reads: collections.Counter = collections.Counter()
+    real = safeyaml.read_text
+
+    def counted(file, *args, **kwargs):
+        reads[str(file)] += 1
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(safeyaml, "read_text", counted)
+    assert main(["check", str(path)]) == 0, capsys.readouterr()
+    assert reads[str(path)] == 1, reads
