@@ -48,7 +48,7 @@ def _check_yaml(path: Path, library: Library | None, trees: dict, env: Environme
     except HappyError as exc:
         return list(exc.diagnostics)
     if is_script(doc.data):
-        return check_script(path, env)
+        return check_script(path, env, doc)  # (read and parsed once: doc)
     if library is None:  # a broken bundled box (reported once): a box file can still be checked
         return check_data_file(path, Library({}), env.power_dirs, doc) if detect_kind(doc.data) == "box" else []
     found = check_data_file(path, library, env.power_dirs, doc)  # (the file is read and parsed once: doc)

@@ -62,15 +62,19 @@ def _problem(doc, path: tuple, message: str, code: str) -> DataProblem:
     return DataProblem(Diagnostic(span, f"{where}: {message}" if where else message, code))
 
 
-def load_script(path: str | os.PathLike):
-    """A scripted game's document, checked against its schema; a file of another kind is named as such."""
-    try:
-        doc = load_yaml(path)
-    except DataProblem:
-        kind = kind_of_file(Path(path))
-        if kind is not None:
-            raise wrong_kind(path, kind) from None
-        raise
+def load_script(path: str | os.PathLike, doc=None):
+    """A scripted game's document, checked against its schema; a file of another kind is named as such.
+
+    `doc`: the file's document when the caller has read and parsed it already (`check` reads a file once).
+    """
+    if doc is None:
+        try:
+            doc = load_yaml(path)
+        except DataProblem:
+            kind = kind_of_file(Path(path))
+            if kind is not None:
+                raise wrong_kind(path, kind) from None
+            raise
     kind = kind_of_text(Path(path), doc.text) or kind_of_data(doc.data, looks_scripted=is_script(doc.data))
     if kind is not None:
         raise wrong_kind(path, kind)
@@ -439,9 +443,12 @@ def compare(expect: dict, result: dict, stopped: bool = False) -> list[str]:
     return problems
 
 
-def replay(path: str | os.PathLike, env: Environment | None = None) -> ReplayResult:
-    """Play a scripted game; the final state and every difference from what the script expects."""
-    doc = load_script(path)
+def replay(path: str | os.PathLike, env: Environment | None = None, doc=None) -> ReplayResult:
+    """Play a scripted game; the final state and every difference from what the script expects.
+
+    `doc`: the script's document, if read already (load_script).
+    """
+    doc = doc if doc is not None else load_script(path)
     played = play_script(doc, env if env is not None else Environment())
     result = output(played.game)
     expect = doc.data.get("expect") or {}
@@ -456,11 +463,14 @@ def is_script(data) -> bool:
     return isinstance(data, dict) and any(key in data for key in SCRIPT_KEYS)
 
 
-def check_script(path: str | os.PathLike, env: Environment) -> list[Diagnostic]:
-    """Every problem of a scripted game: its schema, a deal or answer that does not fit, an unmet expectation."""
+def check_script(path: str | os.PathLike, env: Environment, doc=None) -> list[Diagnostic]:
+    """Every problem of a scripted game: its schema, a deal or answer that does not fit, an unmet expectation.
+
+    The file is read once (`doc`: its parsed document, if the caller has it).
+    """
     try:
-        doc = load_script(path)
-        result = replay(path, env)
+        doc = load_script(path, doc)
+        result = replay(path, env, doc)
     except HappyError as exc:
         return list(exc.diagnostics)
     return [_diagnostic(doc, finding) for finding in result.findings]

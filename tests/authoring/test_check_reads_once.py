@@ -23,3 +23,20 @@ def test_check_reads_a_scenario_once(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(safeyaml, "read_text", counted)
     assert main(["check", str(path)]) == 0, capsys.readouterr()
     assert reads[str(path)] == 1, reads
+
+
+def test_check_reads_a_scripted_game_once(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "game.yaml"
+    padding = "".join(f"# line {i} of padding text for the scripted game\n" for i in range(5_000))
+    path.write_text("box: woodstock-fever\nfactions: [Hippies, Soldiers, Dogs]\nplayers: 3\nexpress: true\n"
+                    "seed: 1\nanswers: []\nend: waiting\n" + padding, encoding="utf-8")
+    reads: collections.Counter = collections.Counter()
+    real = safeyaml.read_text
+
+    def counted(file, *args, **kwargs):
+        reads[str(file)] += 1
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(safeyaml, "read_text", counted)
+    assert main(["check", str(path)]) == 0, capsys.readouterr()
+    assert reads[str(path)] == 1, reads
