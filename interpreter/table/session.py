@@ -327,6 +327,9 @@ class TableSession:
             option = decision.options[index]
             entry: dict[str, Any] = {"index": index, "label": option.label}
             card = option_card(decision, index)
+            if card is None and decision.kind not in CARD_DECISIONS and type(option.value) is int and \
+                    not (option.value < game.n and option == game.tables.seat[option.value]):
+                card = option.value  # a power's choice of a card (not of a Community): it can be chosen on the card
             if card is not None:
                 entry["card"] = card
             if decision.kind == "lead":

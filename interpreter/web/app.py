@@ -281,9 +281,6 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
             message = message[:MAX_MESSAGE - 1] + "…"
         return PublicJSON({"error": message}, status_code=status, headers=headers)
 
-    def game_view(key: str, table: Table, viewer: int) -> dict:
-        return {"id": key, **table.view(viewer)}
-
     async def held(request, key: str) -> Table:
         """The game `key`: held in memory, or read back from its file (a game of before a restart)."""
         if key not in games and game_file(mods.root, key) is not None:
@@ -331,7 +328,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
         """play_bots; then the game as `viewer` (default: the one the request names) sees it."""
         def job(table: Table, cancel: Cancel) -> dict:
             play_bots(table, cancel)
-            return game_view(key, table, viewer_of(request, table) if viewer is None else viewer)
+            return table.view(viewer_of(request, table) if viewer is None else viewer)
         return await with_game(request, key, job)
 
     # --- pages
@@ -411,7 +408,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
                 return session
         table = Table(await work.run(request, make), pace)
         key = games.add(table)  # kept from here on, even if the client leaves
-        table.file = game_file(mods.root, key)
+        table.key, table.file = key, game_file(mods.root, key)
         return PublicJSON(await play_bots_then_view(request, key, table.session.seat), status_code=201)
 
     async def get_game(request):
@@ -438,7 +435,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
             session = table.session
             session.answer(index, table.between_moves(cancel.check), seat)
             table.publish()
-            return game_view(key, table, session.seat if seat is None else seat)
+            return table.view(session.seat if seat is None else seat)
         return PublicJSON(await with_game(request, key, job))
 
     async def take_back(request):
@@ -449,7 +446,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
                 raise UsageError("a game of several people cannot take an answer back")
             table.session = table.session.take_back(cancel.check)
             table.publish()
-            return game_view(key, table, table.session.seat)
+            return table.view(table.session.seat)
         return PublicJSON(await with_game(request, key, job))
 
     async def save(request):

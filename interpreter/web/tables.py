@@ -46,7 +46,8 @@ class Table:
     streams = 0  # pages watching any game (all Tables)
     _streams_lock = threading.Lock()
 
-    def __init__(self, session: TableSession, pace: float = 0.0, file: Path | None = None) -> None:
+    def __init__(self, session: TableSession, pace: float = 0.0, file: Path | None = None, key: str = "") -> None:
+        self.key = key  # the game's id (set when Games holds it)
         self.session = session
         self.pace = pace
         self.file = file
@@ -57,7 +58,7 @@ class Table:
 
     # ------------------------------------------------------------ publishing
     def view(self, viewer: int) -> dict:
-        return {"version": self.version, **self.session.view(viewer)}
+        return {"id": self.key, "version": self.version, **self.session.view(viewer)}
 
     def publish(self) -> None:
         """A move was made: a new version, the views of the watched viewers, the file. Call it holding the game's
@@ -146,7 +147,7 @@ def load_table(root: Path, key: str, env) -> Table | None:
     session = TableSession.from_record(data, env, f"{GAMES}/{key}.json", play_bots=False)
     pace = data.get("pace", 0.0)
     pace = float(pace) if isinstance(pace, (int, float)) and not isinstance(pace, bool) else 0.0
-    return Table(session, min(max(pace, 0.0), MAX_PACE), file)
+    return Table(session, min(max(pace, 0.0), MAX_PACE), file, key)
 
 
 __all__ = ["Table", "Full", "game_file", "load_table", "SPECTATOR", "MAX_WATCHERS", "MAX_STREAMS", "MAX_PACE",
