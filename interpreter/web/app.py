@@ -317,17 +317,16 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
                 lock.release()
         return await work.run(request, locked)
 
-    def play_bots(table: Table, cancel: Cancel) -> None:
+    async def play_bots_then_view(request, key: str, viewer: int | None = None, new: bool = False) -> dict:
         """The bots play up to a person's decision, each move published (and paced); cancelled if the client
-        leaves: the game is kept, and a later request plays them again from there."""
-        if table.session.bots_to_play:
-            table.session.run_bots(table.between_moves(cancel.check))
-        table.publish()
-
-    async def play_bots_then_view(request, key: str, viewer: int | None = None) -> dict:
-        """play_bots; then the game as `viewer` (default: the one the request names) sees it."""
+        leaves: the game is kept, and a later request plays them again from there. Then the game as `viewer`
+        (default: the one the request names) sees it. A `new` game is written to its file in any case."""
         def job(table: Table, cancel: Cancel) -> dict:
-            play_bots(table, cancel)
+            if table.session.bots_to_play:
+                table.session.run_bots(table.between_moves(cancel.check))
+                table.publish()
+            elif new:
+                table.persist()
             return table.view(viewer_of(request, table) if viewer is None else viewer)
         return await with_game(request, key, job)
 
@@ -409,7 +408,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
         table = Table(await work.run(request, make), pace)
         key = games.add(table)  # kept from here on, even if the client leaves
         table.key, table.file = key, game_file(mods.root, key)
-        return PublicJSON(await play_bots_then_view(request, key, table.session.seat), status_code=201)
+        return PublicJSON(await play_bots_then_view(request, key, table.session.seat, new=True), status_code=201)
 
     async def get_game(request):
         return PublicJSON(await play_bots_then_view(request, request.path_params["key"]))

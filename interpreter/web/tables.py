@@ -98,7 +98,7 @@ class Table:
 
     # ------------------------------------------------------------ watching
     def events(self, viewer: int) -> AsyncIterator[str]:
-        """Server-sent events: each new view of `viewer` as one `data:` line, from the next move on. (Starlette
+        """Server-sent events: each new view of `viewer` as one `data:` line, from the last made on. (Starlette
         stops the stream when the client leaves: the count of watchers goes down in its `finally`.)"""
         with Table._streams_lock, self._lock:
             if Table.streams >= MAX_STREAMS:
@@ -107,8 +107,7 @@ class Table:
                 raise Full(f"{MAX_WATCHERS} pages are watching this game already")
             Table.streams += 1
             self.watchers[viewer] += 1
-            sent = self.version
-        return self._stream(viewer, sent)
+        return self._stream(viewer, -1)  # the latest view made for this viewer first (a page reconnecting)
 
     async def _stream(self, viewer: int, sent: int) -> AsyncIterator[str]:
         try:

@@ -6,6 +6,7 @@
 let game = null;       // the last view from the server
 let selected = null;   // the card chosen for a lead, waiting for its side
 let busy = false;      // an answer is on its way
+let sentAt = -1;       // the number of answers of the game when it was sent
 let scenarios = [];
 let stream = null;
 let savedAs = null;    // the name this page saved under (saving again under it replaces it without asking)
@@ -115,16 +116,23 @@ async function join(where) {
   }
 }
 
-// The moves as they happen: each event is the viewer's view after a move.
+// The moves as they happen: each event is the viewer's view after a move. When the line drops and comes back,
+// moves made meanwhile were not sent: the view is asked for again.
 function follow(where) {
   if (stream) stream.close();
   stream = new EventSource(`/api/games/${where.id}/events?seat=${where.seat}`);
+  let opened = false;
+  stream.onopen = () => {
+    if (opened) api("GET", `/api/games/${where.id}?seat=${where.seat}`).then(show).catch(() => {});
+    opened = true;
+  };
   stream.onmessage = (event) => show(JSON.parse(event.data));
 }
 
 async function send(path, body) {
   if (busy || !game) return;
   busy = true;
+  sentAt = game.answers;
   showError($("error"), null);
   document.body.classList.add("waiting");
   drawDecision(game);
@@ -277,7 +285,7 @@ function drawDecision(view) {
   panel.classList.toggle("pending", !!d && !busy);
   if (!d || busy) {
     const w = view.waiting_for;
-    $("prompt").textContent = view.over ? "" : busy ? "Sending your answer\u2026" :
+    $("prompt").textContent = view.over ? "" : busy && view.answers === sentAt ? "Sending your answer\u2026" :
       w ? `Waiting for ${community(w.seat)}${w.bot ? ` (${w.bot} bot)` : ""}\u2026` : "Waiting\u2026";
     $("prompt").classList.add("waiting-for");
     return;
