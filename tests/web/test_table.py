@@ -127,6 +127,16 @@ def test_every_screen_fits_the_table(page, server):
         page.screenshot(path=str(SHOTS / f"table-{width}x{height}.png"))
 
 
+def test_the_set_up_page_and_the_playground_never_scroll_sideways(page, server):
+    for path, ready in (("/", "#scenario option"), ("/playground", "#bundled option")):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready, state="attached")
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width, (path, width)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
 def test_the_trick_marks_the_card_the_kernel_says_is_winning_and_the_last_trick_can_be_reviewed(page, server):
     new_game(page, server, seed=5)
     play_until(page, "game.decision.kind === 'follow' && game.trick.plays.length >= 2")
