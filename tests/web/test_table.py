@@ -79,7 +79,7 @@ def boxes(page) -> dict:
     return page.evaluate("""() => {
       const box = (node) => { const r = node.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
       return { seats: [...document.querySelectorAll('#seats .seat')].map(box), table: box(document.getElementById('table')),
-               prompt: box(document.getElementById('decision')), hand: box(document.getElementById('hand')),
+               prompt: box(document.getElementById('decision')), hand: box(document.querySelector('.hand-cards')),
                labels: [...document.querySelectorAll('#trick .card')].map(box),
                width: document.documentElement.scrollWidth, viewport: [innerWidth, innerHeight] }; }""")
 

@@ -204,7 +204,8 @@ function drawSeatsAround(view) {
       k === 0 ? "left neighbour" : k === order.length - 1 ? "right neighbour" : "across";
     return el("div", { class: "seat" + (seat === acting ? " active" : ""), dataset: { seat }, id: `seat-${seat}` },
       el("div", { class: "name" }, el("strong", { text: community(seat) }),
-        where ? el("span", { class: "where", text: ` \u00b7 ${where}` }) : null,
+        where ? el("span", { class: "where" }, ` \u00b7 ${where.split(" ")[0]}`,
+          where.includes(" ") ? el("span", { class: "wide-only", text: " " + where.split(" ").slice(1).join(" ") }) : null) : null,
         el("span", { class: "who-plays wide-only", text: c.bot ? ` \u00b7 ${c.bot} bot` : " \u00b7 a person" })),
       el("div", {}, seatCounts(c)), ...seatZones(c));
   }));
@@ -229,7 +230,8 @@ function seatZones(c) {
   return [c.face_up.length ? el("div", { class: "chips" }, c.face_up.map(cardChip)) : null,
     c.known.length ? el("details", { class: "known" }, el("summary", { text: `${c.known.length} seen going in` }),
       el("span", { class: "chips" }, c.known.map(cardChip))) : null,
-    c.transfer.length ? el("div", { class: "chips" }, el("span", { class: "what", text: "Transfer:" }), c.transfer.map(cardChip)) : null]
+    c.transfer.length ? el("div", { class: "chips" }, el("span", { class: "what wide-only", text: "Transfer:" }),
+      c.transfer.map(cardChip)) : null]
     .filter((node) => node !== null);
 }
 
@@ -294,7 +296,8 @@ function drawDecision(view) {
   const byCard = cardOptions(d);
   const onCards = [...byCard.keys()].some((card) => inHand(view, card));
   const sides = d.options.some((o) => o.side !== undefined);
-  $("prompt").textContent = d.prompt + (onCards ? (sides ? " \u2014 choose a card of your hand, then the side" : " \u2014 choose a card of your hand") : "");
+  $("prompt").replaceChildren(d.prompt, onCards ? el("span", { class: "wide-only", text: sides ?
+    " \u2014 choose a card of your hand, then the side" : " \u2014 choose a card of your hand" }) : "");
   if (sides && selected !== null) {
     $("sides").classList.remove("hidden");
     $("prompt").textContent = `${d.prompt}: lead ${labelOf(selected)} on which side?`;
