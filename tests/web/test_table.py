@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import httpx
@@ -418,3 +419,32 @@ def test_errors_on_the_play_page_are_shown_as_the_command_line_shows_them(page, 
                                                          "factions: [Hippies]\n"}).json()
     assert result["diagnostics"] and all(d["file"] == "scen.yaml" for d in result["diagnostics"])
     assert "happydayz-check" not in json.dumps(result) and "/tmp" not in json.dumps(result)
+
+
+def test_the_live_line_is_behind_the_guard_and_bounded(server):
+    from happydayz.web.tables import MAX_WATCHERS
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        key = http.post("/api/games", json={"scenario": SCENARIO, "seed": 1}).json()["id"]
+        events = f"/api/games/{key}/events"
+        assert http.get(events, headers={"Host": "evil.example:80"}).status_code == 403
+        assert http.get(events, headers={"Origin": "http://evil.example"}).status_code == 403
+        assert http.get(events + "?seat=1").status_code == 403  # a bot's seat
+        opened = []
+        try:
+            for _ in range(MAX_WATCHERS):
+                stream = http.stream("GET", events + "?seat=spectator")
+                response = stream.__enter__()
+                assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+                opened.append(stream)
+            refused = http.get(events + "?seat=spectator")
+            assert refused.status_code == 429 and "watching" in refused.json()["error"]
+        finally:
+            for stream in opened:
+                stream.__exit__(None, None, None)
+        # the pages gone, their places are free again
+        for _ in range(50):
+            with http.stream("GET", events + "?seat=spectator") as again:
+                if again.status_code == 200:
+                    break
+            time.sleep(0.2)
+        assert again.status_code == 200
