@@ -573,7 +573,7 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
             continue
         power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file, once=True)
-        factions[name] = FactionDef(name, power, cards, box_id, name in always)
+        factions[name] = FactionDef(name, power, cards, box_id, name in always, entry.get("colour"), entry.get("icon"))
     for index, name in enumerate(always):
         if name not in factions:
             sink.error(doc.span(("always", index)),

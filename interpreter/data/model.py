@@ -40,6 +40,8 @@ class FactionDef:
     cards: tuple[CardSpec, ...]
     box: str
     always: bool = False  # in play in every game (fixed powers, no variants)
+    colour: str | None = None  # "#rrggbb" the table draws its cards in (None: a generated colour-blind-safe one)
+    icon: str | None = None  # a short symbol shown on its cards (None: none)
 
 
 @dataclass(frozen=True)

@@ -1102,13 +1102,18 @@ class Game:
             best, best_value, best_trumps = play, v, trump
         return best
 
-    def _phase_resolve(self) -> None:
+    def winning_play(self) -> Play | None:
+        """The play winning the trick so far (None: nobody can win it, and it goes to its leader): what the trick's
+        resolution takes, and what a table shows while the trick is played."""
         trick = self.trick
         ruled = self._in_force.ruled
         if (ruled or trick.declared) and (trick.declared or any(self.tables.faction[c] in ruled for _, c, _ in trick.plays)):
-            play = self._ruled_winning_play()
-        else:
-            play = self._winning_play()
+            return self._ruled_winning_play()
+        return self._winning_play()
+
+    def _phase_resolve(self) -> None:
+        trick = self.trick
+        play = self.winning_play()
         winner = play[0] if play is not None else trick.leader
         played, encounter = self._collect_trick(winner)
         blocked = play is not None and play[2] and self.rules_of(play[1]).blocks_led_power

@@ -34,6 +34,8 @@ from happydayz.table.powers import power_label, powers_in_play
 
 #: Decisions answered by picking a card (their options' values are card ids, or (card, side) for a lead).
 CARD_DECISIONS = ("transfer", "lead", "follow")
+#: The viewer of `TableSession.view` who holds no seat: sees only what every Community sees.
+SPECTATOR = -1
 
 
 def bot_names(spec: str | Sequence[str] | None, players: int, seat: int) -> list[str]:
@@ -109,14 +111,16 @@ def _new_game(data: dict, env: Environment, file: str) -> Game:
 
 
 class TableSession:
-    """One person at `seat`; a bot named `bots[s]` plays every other seat s."""
+    """One person at `seat` (and, at the web table, other people at the seats of `people`); a bot named
+    `bots[s]` plays every other seat s."""
 
     def __init__(self, game: Game, seat: int, bots: Sequence[str], scenario_ref: str,
-                 env: Environment | None = None) -> None:
+                 env: Environment | None = None, people: Sequence[int] = ()) -> None:
         if not 0 <= seat < game.n:
             raise UsageError(f"seat {seat} is not a seat of this {game.n}-player game: choose 0 to {game.n - 1}")
         self.game = game
         self.seat = seat
+        self.people = frozenset({seat, *(p for p in people if 0 <= p < game.n)})  # the seats no bot plays
         self.bot_names = list(bots)
         self.scenario_ref = scenario_ref
         self.env = env if env is not None else Environment()
@@ -129,6 +133,7 @@ class TableSession:
         self.lines: list[Line] = self.narrator.new_lines()
         self.memory = ZoneMemory()  # the cards the person saw go into each Expedition zone
         self.memory.update(game.observe(seat))
+        self.others: dict[int, tuple[Narrator, list[Line]]] = {}  # the narration of the other viewers, made on demand
         self.actors: list[int] = []  # who gave each answer of game.answers
         self.texts: dict = {}  # (power file, variant) -> card text, read once
 
@@ -168,7 +173,7 @@ class TableSession:
         game = _new_game(data, env, file)
         names = data.get("bots")
         session = cls(game, seat, parse_bots(names, game.n) if names else ["random"] * game.n,
-                      data["scenario"], env)
+                      data["scenario"], env, data.get("people", ()))
         session.replay(data["answers"], file, stop)
         if play_bots:
             session.run_bots()
@@ -189,7 +194,7 @@ class TableSession:
             if decision is None:
                 raise SaveProblem(Diagnostic(_key_span(file, "answers"), f"answers: the game is over after {number} "
                                              f"answers, but there are {len(answers)}", S_REPLAY))
-            if decision.actor != self.seat and 0 <= answer < len(decision.options):
+            if decision.actor not in self.people and 0 <= answer < len(decision.options):
                 self.bots[decision.actor].decide(game.observe(decision.actor), decision)
             try:
                 self._apply(answer)
@@ -216,13 +221,14 @@ class TableSession:
         self.lines.extend(lines)
         return lines
 
-    def answer(self, index: int, stop: Callable[[], None] | None = None) -> list[Line]:
-        """The person's answer (an option's index); then the bots play up to the person's next decision.
+    def answer(self, index: int, stop: Callable[[], None] | None = None, seat: int | None = None) -> list[Line]:
+        """The answer (an option's index) of the person at `seat` (default: `self.seat`); then the bots play up to
+        a person's next decision.
 
-        Raises UsageError when it is not the person's turn or the index is not an option.
+        Raises UsageError when it is not that person's turn or the index is not an option.
         """
         decision = self.game.decision
-        if decision is None or decision.actor != self.seat:
+        if decision is None or decision.actor != (self.seat if seat is None else seat) or decision.actor not in self.people:
             raise UsageError("it is not your turn to answer")
         if type(index) is not int or not 0 <= index < len(decision.options):
             raise UsageError(f"there is no option {index!r}: choose 0 to {len(decision.options) - 1}")
@@ -231,19 +237,19 @@ class TableSession:
 
     @property
     def bots_to_play(self) -> bool:
-        """Whether a bot must answer before the person can (run_bots was stopped, or has not run yet)."""
+        """Whether a bot must answer before a person can (run_bots was stopped, or has not run yet)."""
         decision = self.game.decision
-        return decision is not None and decision.actor != self.seat
+        return decision is not None and decision.actor not in self.people
 
     def run_bots(self, stop: Callable[[], None] | None = None) -> list[Line]:
-        """Let the bots answer until the person must decide or the game is over.
+        """Let the bots answer until a person must decide or the game is over.
 
         `stop`, called before each bot decision, may raise to stop there: every answer given so far stays
         applied, and a later call goes on from that decision.
         """
         lines: list[Line] = []
         game = self.game
-        while (decision := game.decision) is not None and decision.actor != self.seat:
+        while (decision := game.decision) is not None and decision.actor not in self.people:
             if stop is not None:
                 stop()
             lines += self._apply(self.bots[decision.actor].decide(game.observe(decision.actor), decision))
@@ -255,6 +261,8 @@ class TableSession:
         data = save_record(self.game, self.scenario_ref, seat=self.seat, env=self.env)
         stamped = data.pop("checksum", None) is not None
         data["bots"] = list(self.bot_names)
+        if len(self.people) > 1:  # other people's seats (the web table): no bot plays them
+            data["people"] = sorted(self.people)
         if self.game.setup.scenario.random_setup:  # the Factions were drawn with the seed: draw them again
             data["random_setup"] = True
         if stamped:  # the checksum covers the bots and the draw too, and stays last
@@ -280,46 +288,53 @@ class TableSession:
         last = len(self.actors) - 1 - self.actors[::-1].index(self.seat)
         data = {**self.record(), "answers": list(self.game.answers[:last])}
         session = TableSession(_new_game(data, self.env, "<save>"), self.seat, self.bot_names, self.scenario_ref,
-                               self.env)
+                               self.env, self.people)
         session.texts = self.texts
         session.replay(data["answers"], stop=stop)
         return session
 
     # -------------------------------------------------------------- views
-    def hand(self) -> list[int]:
-        """The person's hand, sorted; during the Transfer, without the cards already chosen to pass."""
+    def hand(self, seat: int | None = None) -> list[int]:
+        """The hand of `seat` (default: the person's), sorted; during the Transfer, without the cards already
+        chosen to pass."""
         game = self.game
-        held = list(game.zone("hand", self.seat))
+        seat = self.seat if seat is None else seat
+        held = list(game.zone("hand", seat))
         if game.decision is not None and game.decision.kind == "transfer":
             for giver, _, card in game.transfer_picks:
-                if giver == self.seat and card in held:
+                if giver == seat and card in held:
                     held.remove(card)
         return sorted(held, key=card_order(game))
 
-    def passing(self) -> list[tuple[int, int]]:
-        """(card, receiver) of the Transfer cards the person has chosen this round, until they are passed."""
+    def passing(self, seat: int | None = None) -> list[tuple[int, int]]:
+        """(card, receiver) of the Transfer cards `seat` (default: the person) has chosen this round, until they
+        are passed."""
         game = self.game
+        seat = self.seat if seat is None else seat
         if game.decision is None or game.decision.kind != "transfer":
             return []
-        return [(card, receiver) for giver, receiver, card in game.transfer_picks if giver == self.seat and card >= 0]
+        return [(card, receiver) for giver, receiver, card in game.transfer_picks if giver == seat and card >= 0]
 
     def card_record(self, card: int) -> dict:
         spec = self.game.cards[card]
         return {"id": card, "label": spec.label, "faction": spec.faction, "value": spec.value,
                 "survivors": spec.survivors}
 
-    def decision_record(self) -> dict | None:
-        """The person's pending decision: its kind, its prompt (a power's names the power), the options in showing
-        order."""
+    def decision_record(self, seat: int | None = None) -> dict | None:
+        """The pending decision of `seat` (default: the person's): its kind, its prompt (a power's names the
+        power), the options in showing order."""
         game = self.game
         decision = game.decision
-        if decision is None or decision.actor != self.seat:
+        if decision is None or decision.actor != (self.seat if seat is None else seat):
             return None
         options = []
         for index in sorted_options(game, decision):
             option = decision.options[index]
             entry: dict[str, Any] = {"index": index, "label": option_text(game, decision, index, self.seat)}
             card = option_card(decision, index)
+            if card is None and decision.kind not in CARD_DECISIONS and type(option.value) is int and \
+                    not (option.value < game.n and option == game.tables.seat[option.value]):
+                card = option.value  # a power's choice of a card (not of a Community): it can be chosen on the card
             if card is not None:
                 entry["card"] = card
             if decision.kind == "lead":
@@ -331,42 +346,92 @@ class TableSession:
         return {"kind": decision.kind, "prompt": decision.prompt, "options": options,
                 "power": power_label(game, asking[0], asking[1]) if asking else None, "sides": list(SIDES)}
 
-    def view(self) -> dict:
-        """Everything the person may see, as JSON data (Game.observe and no more)."""
+    def narration(self, viewer: int) -> list[Line]:
+        """Every line so far as `viewer` (a seat, or SPECTATOR) may know it."""
+        if viewer == self.seat:
+            return self.lines
+        if viewer not in self.others:
+            self.others[viewer] = (Narrator(self.game, viewer), [])
+        narrator, lines = self.others[viewer]
+        lines.extend(narrator.new_lines())
+        return lines
+
+    def winning_seat(self) -> int | None:
+        """Who is winning the trick in play (the kernel's own reading of it: Game.winning_play)."""
+        trick = self.game.trick
+        if trick is None or not trick.plays:
+            return None
+        play = self.game.winning_play()
+        return play[0] if play is not None else trick.leader
+
+    def last_trick(self) -> dict | None:
+        """The last trick won: its plays in order (public: every card of a trick is seen) and who won it."""
+        log = self.game.log
+        for end in range(len(log) - 1, -1, -1):
+            if log[end]["event"] == "win":
+                break
+        else:
+            return None
+        won = log[end]
+        plays = [e for e in log[:end] if e["event"] == "play"][-len(won["cards"]):] if won["cards"] else []
+        ids = {spec.label: card for card, spec in reversed(list(enumerate(self.game.cards)))}
+        return {"winner": won["seat"], "round": won["round"],
+                "plays": [{**self.card_record(ids[p["card"]]), "seat": p["seat"], "trump": p["trump"]}
+                          for p in plays if p["card"] in ids]}
+
+    def styles(self) -> dict[str, dict]:
+        """Each Faction's colour and icon from its box file (None where the box gives none)."""
+        factions = self.env.library.all_factions()
+        names = dict.fromkeys(spec.faction for spec in self.game.cards)
+        return {name: {"colour": getattr(factions.get(name), "colour", None),
+                       "icon": getattr(factions.get(name), "icon", None)} for name in names}
+
+    def view(self, viewer: int | None = None) -> dict:
+        """Everything the person at `viewer` (default: `self.seat`; SPECTATOR: no seat) may see, as JSON data
+        (Game.observe and no more: a spectator sees what every Community sees, and no hand)."""
         game = self.game
-        obs = game.observe(self.seat)
+        viewer = self.seat if viewer is None else viewer
+        seated = viewer != SPECTATOR
+        obs = game.observe(viewer if seated else 0)
         n = game.n
         trick = obs["trick"]
+        decision = game.decision
         return {
             "scenario": {"id": game.setup.scenario.id, "title": game.setup.scenario.title, "ref": self.scenario_ref},
-            "seat": self.seat, "players": n, "seed": game.seed, "bots": list(self.bot_names),
+            "seat": viewer, "spectator": not seated, "people": sorted(self.people),
+            "players": n, "seed": game.seed, "bots": list(self.bot_names),
+            "waiting_for": None if decision is None or decision.actor == viewer else {
+                "seat": decision.actor, "label": game.seat_label(decision.actor), "kind": decision.kind,
+                "bot": None if decision.actor in self.people else self.bot_names[decision.actor]},
+            "styles": self.styles(),
             "round": obs["round"], "rounds": obs["rounds"], "over": self.over,
             "winners": list(game.winners) if game.over else None,
             "communities": [{
-                "seat": s, "label": game.seat_label(s), "you": s == self.seat, "bot": None if s == self.seat else
+                "seat": s, "label": game.seat_label(s), "you": s == viewer, "bot": None if s in self.people else
                 self.bot_names[s], "population": obs["populations"][s], "round_gain": obs["round_gains"][s],
                 "hand_size": obs["hand_sizes"][s], "expedition_size": obs["expedition_sizes"][s],
                 "face_up": [self.card_record(c["id"]) for c in obs["expedition_face_up"][s]],
                 "known": [self.card_record(c["id"]) for c in obs["expedition_known"][s]],
-                "perhaps": [self.card_record(c) for c in self.memory.perhaps(obs, s)],  # seen going in, maybe gone
+                "perhaps": [self.card_record(c) for c in self.memory.perhaps(obs, s, seated)],  # seen going in, maybe gone
                 "transfer": [self.card_record(c["id"]) for c in obs["transfer"][s]],
             } for s in range(n)],
-            "hand": [self.card_record(c) for c in self.hand()],
-            "passing": [{**self.card_record(c), "to": r} for c, r in self.passing()],
+            "hand": [self.card_record(c) for c in self.hand(viewer)] if seated else [],
+            "passing": [{**self.card_record(c), "to": r} for c, r in self.passing(viewer)] if seated else [],
             "encounter": self.card_record(obs["encounter"]["id"]) if obs["encounter"] else None,
             "reserve_size": obs["reserve_size"],
             "trick": None if trick is None else {
-                "leader": trick["leader"], "side": trick["side"], "led": trick["led"],
+                "leader": trick["leader"], "side": trick["side"], "led": trick["led"], "winning": self.winning_seat(),
                 "plays": [{**self.card_record(p["id"]), "seat": p["seat"], "trump": p["trump"]}
                           for p in trick["plays"]]},
-            "decision": self.decision_record(),
+            "last_trick": self.last_trick(),
+            "decision": self.decision_record(viewer) if seated else None,
             "powers": [p.record() for p in powers_in_play(game, self.env, self.texts)],
             "breakdown": [r.record() for r in breakdown(game)],
-            "narration": [line.record() for line in self.lines],
+            "narration": [line.record() for line in self.narration(viewer)],
             "answers": len(game.answers),
-            "can_take_back": self.can_take_back(),
+            "can_take_back": self.people == {viewer} and self.can_take_back(),
         }
 
 
-__all__ = ["TableSession", "bot_names", "card_order", "sorted_options", "option_card", "BOTS",
+__all__ = ["TableSession", "SPECTATOR", "bot_names", "card_order", "sorted_options", "option_card", "BOTS",
            "CARD_DECISIONS"]

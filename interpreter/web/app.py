@@ -1,7 +1,7 @@
 """The web table's ASGI application: the two pages, their static files and a JSON API.
 
-Pages: `/` (play against bots) and `/playground` (edit, check, explain and
-simulate a power). Everything else under `/api/` answers JSON; a bad request
+Pages: `/` (set up a game), `/game/ID` (watch it), `/game/ID/seat/N` (play seat
+N of it) and `/playground` (edit, check, explain and simulate a power). Everything else under `/api/` answers JSON; a bad request
 gets a 4xx with {"error": "..."}, an unexpected failure a 500 with the same
 shape and no traceback. User files are read and written only inside the mods
 folder (web.mods); a scenario is a bundled id or "mods:PATH", never any other
@@ -10,18 +10,23 @@ Content-Type); bodies are read in pieces and refused past MAX_BODY; bots,
 powers and simulations run as cancellable work (web.work), stopped when their
 client leaves. The guarantees are written out in docs/reliability.md.
 
-    GET  /api/scenarios                  bundled scenarios and those of the mods folder
+    GET  /api/scenarios                  bundled scenarios and those of the mods folder, the default marked
     GET  /api/bots                       the bots' names
-    POST /api/games                      start a game {scenario, players, seat, bots, express, seed, ...}
-                                         or resume a save {resume: NAME}
-    GET  /api/games/{id}                 what the person sees (table.session.TableSession.view)
-    POST /api/games/{id}/answer          {index}: the person's answer; the bots play on
-    POST /api/games/{id}/takeback        take back the person's last answer
-    POST /api/games/{id}/save            {name}: write saves/NAME.json in the mods folder
+    POST /api/games                      start a game {scenario, players, seat, people, bots, express, seed, pace,
+                                         ...} or resume a save {resume: NAME}
+    GET  /api/games/{id}?seat=N          what seat N (default: the first person's; "spectator") sees
+                                         (table.session.TableSession.view)
+    GET  /api/games/{id}/events?seat=N   the same view after each move, as server-sent events
+    POST /api/games/{id}/answer          {index, seat}: a person's answer; the bots play on
+    POST /api/games/{id}/takeback        take back the person's last answer (a game of one person)
+    POST /api/games/{id}/save            {name, overwrite}: write saves/NAME.json in the mods folder (409 when
+                                         it exists and overwrite is not true)
     GET  /api/saves                      the saves of the mods folder
     GET  /api/files                      the files of the mods folder
-    GET  /api/files/{path}               a file's text
-    PUT  /api/files/{path}               {text}: write a power, box or scenario file
+    GET  /api/files/{path}               a file's text and its sha256
+    PUT  /api/files/{path}               {text, base}: write a power, box or scenario file (409 when `base`, the
+                                         sha256 of the text it was edited from or null for a new file, is not
+                                         the file's now)
     POST /api/factions                   {name}: a new Faction's power file and a scenario that plays it
     POST /api/check                      {path, text}: diagnostics and card text of unsaved text
     GET  /api/powers                     the bundled powers' names
@@ -32,6 +37,7 @@ client leaves. The guarantees are written out in docs/reliability.md.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import tempfile
@@ -47,15 +53,16 @@ from happydayz.authoring.scaffold import new_faction
 from happydayz.base.errors import HappyError, UsageError
 from happydayz.base.files import load_json
 from happydayz.base.resources import data_dir
-from happydayz.data.boxes import MAX_PLAYERS
+from happydayz.data.boxes import MAX_PLAYERS, default_scenario
 from happydayz.data.environment import Environment
 from happydayz.kernel.savegame import read_save
 from happydayz.language.cardtext import card_text
 from happydayz.players.registry import BOTS
-from happydayz.table.session import TableSession
+from happydayz.table.session import SPECTATOR, TableSession
 from happydayz.web.guard import GuardMiddleware, HostRules
-from happydayz.web.mods import ModsError, ModsFolder
+from happydayz.web.mods import EDITABLE, ModsError, ModsFolder
 from happydayz.web.playground import check_text, simulate_report
+from happydayz.web.tables import MAX_PACE, Full, Table, game_file, load_table
 from happydayz.web.work import Busy, Cancel, Cancelled, Work
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -106,13 +113,20 @@ class Games:
             self._games.pop(oldest)
             self._seen.pop(oldest)
 
-    def add(self, session: TableSession) -> str:
-        key = uuid.uuid4().hex
+    def add(self, session: Any, key: str | None = None) -> str:
+        """Hold a game (a new key unless `key` is given: a game read back from its file)."""
+        key = key if key is not None else uuid.uuid4().hex
         with self._lock:
+            if key in self._games:
+                return key
             self._drop_old()
             self._games[key] = (session, threading.Lock())
             self._seen[key] = self._clock()
         return key
+
+    def __contains__(self, key: str) -> bool:
+        with self._lock:
+            return key in self._games
 
     def get(self, key: str) -> tuple[TableSession, threading.Lock]:
         with self._lock:
@@ -250,11 +264,31 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
             message = message[:MAX_MESSAGE - 1] + "…"
         return PublicJSON({"error": message}, status_code=status, headers=headers)
 
-    def game_view(key: str, session: TableSession) -> dict:
-        return {"id": key, **session.view()}
+    async def held(request, key: str) -> Table:
+        """The game `key`: held in memory, or read back from its file (a game of before a restart)."""
+        if key not in games and game_file(mods.root, key) is not None:
+            table = await work.run(request, lambda cancel: load_table(mods.root, key, env))
+            if table is not None:
+                games.add(table, key)
+        return games.get(key)[0]
 
-    async def with_game(request, key: str, job: Callable[[TableSession, Cancel], Any]) -> Any:
-        """`job(session, cancel)` on the game `key`, holding its lock, as work its client's leaving cancels."""
+    def viewer_of(request, table: Table) -> int:
+        """Who asks: ?seat=N (a seat a person plays), ?seat=spectator, or by default the first person's seat."""
+        asked = request.query_params.get("seat")
+        session = table.session
+        if asked is None:
+            return session.seat
+        if asked == "spectator":
+            return SPECTATOR
+        if not asked.isdigit() or int(asked) >= session.game.n:
+            raise BadRequest(f"no seat {asked[:20]!r}: seats are 0 to {session.game.n - 1}, or 'spectator'")
+        if int(asked) not in session.people:
+            raise BadRequest(f"seat {asked} is played by a bot; watch the game as a spectator instead", 403)
+        return int(asked)
+
+    async def with_game(request, key: str, job: Callable[[Table, Cancel], Any]) -> Any:
+        """`job(table, cancel)` on the game `key`, holding its lock, as work its client's leaving cancels."""
+        await held(request, key)
         _, lock = games.get(key)
 
         def locked(cancel: Cancel) -> Any:
@@ -266,26 +300,38 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
                 lock.release()
         return await work.run(request, locked)
 
-    async def play_bots_then_view(request, key: str) -> dict:
-        """The bots play up to the person's decision (cancelled if the client leaves: the game is kept, and a
-        later request plays them again from there); then the game as the person sees it."""
-        def job(session: TableSession, cancel: Cancel) -> dict:
-            if session.bots_to_play:
-                session.run_bots(cancel.check)
-            return game_view(key, session)
+    async def play_bots_then_view(request, key: str, viewer: int | None = None, new: bool = False) -> dict:
+        """The bots play up to a person's decision, each move published (and paced); cancelled if the client
+        leaves: the game is kept, and a later request plays them again from there. Then the game as `viewer`
+        (default: the one the request names) sees it. A `new` game is written to its file in any case."""
+        def job(table: Table, cancel: Cancel) -> dict:
+            if table.session.bots_to_play:
+                table.session.run_bots(table.between_moves(cancel.check))
+                table.publish()
+            elif new:
+                table.persist()
+            return table.view(viewer_of(request, table) if viewer is None else viewer)
         return await with_game(request, key, job)
 
     # --- pages
-    async def index(request):
-        return FileResponse(STATIC / "play.html", media_type="text/html")
+    async def index(request):  # the set-up page, and the table of a game (the page reads its address)
+        return FileResponse(STATIC / "play.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def playground_page(request):
         return FileResponse(STATIC / "playground.html", media_type="text/html")
 
     # --- lists
+    def counts(scenario) -> list[int]:
+        """The player counts a scenario can be played by: its own, or those its box deals for."""
+        if scenario.players:
+            return [scenario.players]
+        box = env.library.boxes.get(scenario.box)
+        return sorted(box.deal) if box is not None else []
+
     def _scenarios() -> list[dict]:
-        found = [{"ref": s.id, "id": s.id, "title": s.title, "players": s.players, "source": "bundled",
-                  "factions": [[c.faction, c.variant] for c in s.factions], "added": list(s.added)}
+        found = [{"ref": s.id, "id": s.id, "title": s.title, "players": s.players, "counts": counts(s),
+                  "source": "bundled", "factions": [[c.faction, c.variant] for c in s.factions],
+                  "added": list(s.added)}
                  for s in env.library.scenarios()]
         for entry in mods.files((".yaml", ".yml")):
             try:
@@ -293,9 +339,12 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
             except (HappyError, OSError, ValueError, ModsError):
                 continue  # a box file, or a scenario that does not load (the playground's check says why)
             found.append({"ref": "mods:" + entry["path"], "id": entry["path"], "title": scenario.title,
-                          "players": scenario.players, "source": "mods",
+                          "players": scenario.players, "counts": counts(scenario), "source": "mods",
                           "factions": [[c.faction, c.variant] for c in scenario.factions],
                           "added": list(scenario.added)})
+        default = default_scenario(env.library)  # the one `happydayz play` plays when none is named
+        for entry in found:
+            entry["default"] = entry["ref"] == default
         return found
 
     async def scenarios(request):  # reads every scenario file of the mods folder: a check, for the queue
@@ -307,6 +356,9 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
     # --- games
     async def new_game(request):
         data = await body(request)
+        pace = field(data, "pace", (int, float), 0)
+        if not 0 <= pace <= MAX_PACE:
+            raise BadRequest(f"'pace' must be from 0 to {MAX_PACE} seconds")
         if "resume" in data:
             name = field(data, "resume", str)
             path = mods.save_path(name)
@@ -324,46 +376,74 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
             names = field(data, "bots", (list, str), None)
             if isinstance(names, list) and not all(isinstance(n, str) for n in names):
                 raise BadRequest("'bots' must list bot names")
+            people = field(data, "people", list, [])
+            if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < MAX_PLAYERS for p in people):
+                raise BadRequest(f"'people' must list seats (0 to {MAX_PLAYERS - 1})")
             express = field(data, "express", bool, True)
             promos = field(data, "promos", bool, False)
             random_powers = field(data, "random_powers", bool, False)
 
             def make(cancel: Cancel) -> TableSession:
-                return TableSession.start(env, ref, players, seat, seed, express, promos, random_powers, names,
-                                          play_bots=False)
-        key = games.add(await work.run(request, make))  # kept from here on, even if the client leaves
-        return PublicJSON(await play_bots_then_view(request, key), status_code=201)
+                session = TableSession.start(env, ref, players, seat, seed, express, promos, random_powers, names,
+                                             play_bots=False)
+                session.people = frozenset({seat, *(p for p in people if p < session.game.n)})
+                return session
+        table = Table(await work.run(request, make), pace)
+        key = games.add(table)  # kept from here on, even if the client leaves
+        table.key, table.file = key, game_file(mods.root, key)
+        return PublicJSON(await play_bots_then_view(request, key, table.session.seat, new=True), status_code=201)
 
     async def get_game(request):
         return PublicJSON(await play_bots_then_view(request, request.path_params["key"]))
+
+    async def events(request):
+        """Server-sent events: the view of the seat asked for after each move (behind the same guard)."""
+        from starlette.responses import StreamingResponse  # optional dependency: Starlette (happydayz[web])
+        table = await held(request, request.path_params["key"])
+        try:
+            stream = table.events(viewer_of(request, table))
+        except Full as exc:
+            raise Busy(str(exc)) from None
+        return StreamingResponse(stream, media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def answer(request):
         key = request.path_params["key"]
         data = await body(request)
         index = field(data, "index", int)
+        seat = field(data, "seat", int, None, 0, MAX_PLAYERS - 1)
 
-        def job(session: TableSession, cancel: Cancel) -> dict:
-            session.answer(index, cancel.check)
-            return game_view(key, session)
+        def job(table: Table, cancel: Cancel) -> dict:
+            session = table.session
+            session.answer(index, table.between_moves(cancel.check), seat)
+            table.publish()
+            return table.view(session.seat if seat is None else seat)
         return PublicJSON(await with_game(request, key, job))
 
     async def take_back(request):
         key = request.path_params["key"]
 
-        def job(session: TableSession, cancel: Cancel) -> dict:
-            earlier = session.take_back(cancel.check)
-            games.replace(key, earlier)
-            return game_view(key, earlier)
+        def job(table: Table, cancel: Cancel) -> dict:
+            if len(table.session.people) > 1:
+                raise UsageError("a game of several people cannot take an answer back")
+            table.session = table.session.take_back(cancel.check)
+            table.publish()
+            return table.view(table.session.seat)
         return PublicJSON(await with_game(request, key, job))
 
     async def save(request):
         key = request.path_params["key"]
         data = await body(request)
         name = field(data, "name", str)
+        overwrite = field(data, "overwrite", bool, False)
         path = mods.save_path(name)
 
-        def job(session: TableSession, cancel: Cancel) -> dict:
+        def job(table: Table, cancel: Cancel) -> dict:
+            if path.exists() and not overwrite:  # another tab's save, perhaps: never replaced unasked
+                raise BadRequest(f"a save named {path.stem!r} exists already; overwrite it, or choose another name",
+                                 409)
             path.parent.mkdir(parents=True, exist_ok=True)
+            session = table.session
             session.save(path)
             return {"name": path.stem, "path": mods.relative(path), "answers": len(session.game.answers)}
         return PublicJSON(await with_game(request, key, job))
@@ -375,16 +455,27 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
     async def files(request):
         return PublicJSON({"root": mods.root.name, "files": mods.files()})  # the folder's name, not its path
 
+    def sha(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
     async def read_file(request):
         relative = request.path_params["path"]
-        return PublicJSON({"path": relative, "text": mods.read(relative)})
+        text = mods.read(relative)
+        return PublicJSON({"path": relative, "text": text, "sha": sha(text)})
 
     async def write_file(request):
         relative = request.path_params["path"]
         data = await body(request)
         text = field(data, "text", str)
+        if "base" in data:  # the text the editor started from: refuse to replace what another tab saved since
+            base = field(data, "base", str, None)
+            target = mods.resolve(relative, EDITABLE)
+            now = sha(mods.read(relative)) if target.is_file() else None
+            if now != base:
+                raise BadRequest(f"{relative[:200]} was changed since it was opened (in another tab?); "
+                                 f"overwrite it, or reload it" if now else f"{relative[:200]} exists already", 409)
         path = mods.write(relative, text)
-        return PublicJSON({"path": mods.relative(path), "size": path.stat().st_size})
+        return PublicJSON({"path": mods.relative(path), "size": path.stat().st_size, "sha": sha(text)})
 
     async def faction(request):
         data = await body(request)
@@ -456,11 +547,14 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
 
     routes = [
         Route("/", index),
+        Route("/game/{key}", index),
+        Route("/game/{key}/seat/{seat:int}", index),
         Route("/playground", playground_page),
         Route("/api/scenarios", scenarios),
         Route("/api/bots", bots),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{key}", get_game),
+        Route("/api/games/{key}/events", events),
         Route("/api/games/{key}/answer", answer, methods=["POST"]),
         Route("/api/games/{key}/takeback", take_back, methods=["POST"]),
         Route("/api/games/{key}/save", save, methods=["POST"]),

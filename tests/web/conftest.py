@@ -108,3 +108,12 @@ def page(browser):
     yield page
     page.close()
     assert not problems, problems
+
+
+def new_power_file(page, server, path: str) -> None:
+    """In the playground: create the power file `path` of the mods folder and open it in the editor."""
+    page.goto(server.url + "/playground")
+    page.wait_for_selector("#bundled option", state="attached")
+    page.fill("#new-path", path)
+    page.click("#create")
+    page.wait_for_function("() => !document.getElementById('editor').disabled")

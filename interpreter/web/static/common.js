@@ -36,25 +36,78 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function hue(text) {
-  let h = 0;
-  for (const c of text) h = (h * 31 + c.charCodeAt(0)) % 360;
-  return h;
-}
-
 function signed(n) { return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + Math.abs(n); }
 
-// A card: its Faction, its value and the Survivors it brings (or costs).
+// Each Faction's colour and icon come from its box file (the view's `styles`); a Faction without a colour gets
+// one of the Okabe-Ito palette, which stays distinguishable with the common colour blindnesses, by its place.
+const OKABE_ITO = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999999"];
+let factionStyles = {};
+
+function setStyles(styles) {
+  factionStyles = {};
+  let generated = 0;
+  for (const [name, style] of Object.entries(styles || {})) {
+    const colour = style.colour || OKABE_ITO[generated++ % OKABE_ITO.length];
+    factionStyles[name] = { colour, icon: style.icon || "", ink: inkOn(colour) };
+  }
+}
+
+// Black or white, whichever contrasts more with a colour (WCAG relative luminance).
+function inkOn(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff";
+}
+
+function styleOf(faction) { return factionStyles[faction] || { colour: "#777777", icon: "", ink: "#ffffff" }; }
+
+// The words a card is read out as: its label and the Survivors it brings or costs.
+function cardWords(card) {
+  return card.label + (card.survivors ? ` (${signed(card.survivors)} Survivors)` : "");
+}
+
+// A card: its Faction (full name, icon, colour), its value and the Survivors it brings (or costs). A card that can
+// be played is a button (Tab to it, Enter or Space plays it); `extra.playable === false` draws a disabled one.
 function cardNode(card, extra) {
-  const h = hue(card.faction);
-  const node = el("div", { class: "card " + ((extra && extra.class) || ""), title: card.label,
-                           dataset: { card: card.id, label: card.label } });
-  node.style.borderColor = `hsl(${h}, 45%, 40%)`;
-  node.style.background = `hsl(${h}, 60%, 95%)`;
-  node.append(el("div", { class: "faction", text: card.faction }));
-  node.append(el("div", { class: "value", text: card.value === null || card.value === undefined ? "\u2605" : card.value }));
-  if (card.survivors) node.append(el("div", { class: "survivors" + (card.survivors < 0 ? " loss" : ""), text: signed(card.survivors) }));
-  else node.append(el("div", { class: "survivors", text: "" }));
-  if (extra && extra.who) node.append(el("div", { class: "who", text: extra.who }));
+  extra = extra || {};
+  const style = styleOf(card.faction);
+  const button = extra.playable !== undefined;
+  const node = el(button ? "button" : "div", { class: "card " + (extra.class || ""), title: cardWords(card),
+    "aria-label": button ? cardWords(card) + (extra.who ? `, ${extra.who}` : "") : null,
+    disabled: button && !extra.playable, type: button ? "button" : null, dataset: { card: card.id, label: card.label } });
+  node.style.setProperty("--faction", style.colour);
+  node.style.setProperty("--faction-ink", style.ink);
+  node.append(el("span", { class: "faction" }, el("span", { class: "name", text: card.faction })));
+  node.append(el("span", { class: "value" }, style.icon ? el("span", { class: "icon", "aria-hidden": "true", text: style.icon }) : null,
+    card.value === null || card.value === undefined ? "\u2605" : String(card.value)));
+  node.append(el("span", { class: "survivors" + (card.survivors < 0 ? " loss" : ""), text: card.survivors ? signed(card.survivors) : "" }));
+  if (extra.who) node.append(el("span", { class: "who", text: extra.who }));
   return node;
+}
+
+// A Faction's name (and who played the card) is never cut: where a word is wider than its card, its letters
+// get smaller until it fits.
+function fitNames(root) {
+  for (const name of root.querySelectorAll(".card .name, .card .who")) {
+    name.style.fontSize = "";
+    for (let size = 10.5; size >= 7 && name.scrollWidth > name.clientWidth + 0.5; size -= 0.5) name.style.fontSize = size + "px";
+  }
+}
+
+// A small coloured chip for a card in a list (a Community's Transfer zone, the cards seen going in).
+function cardChip(card) {
+  const style = styleOf(card.faction);
+  const chip = el("span", { class: "chip", title: cardWords(card) }, style.icon ? style.icon + " " : "", card.label,
+    card.survivors ? ` ${signed(card.survivors)}` : "");
+  chip.style.setProperty("--faction", style.colour);
+  chip.style.setProperty("--faction-ink", style.ink);
+  return chip;
+}
+
+// An error as the command line shows it: every line kept, the caret under its column (a <pre>, monospace).
+function showError(node, error) {
+  const text = error ? (error.message || String(error)) : "";
+  node.textContent = text;
+  node.hidden = !text;
 }

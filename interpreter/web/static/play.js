@@ -1,21 +1,52 @@
-// The play page: set up a game, then draw what the server says the person sees and send their answers.
+// The play page: at / set up a game; at /game/ID/seat/N play seat N of it; at /game/ID watch it. It draws what
+// the server says the viewer sees, sends the viewer's answers, and follows the moves as they happen
+// (server-sent events). The page names no Faction and knows no rule: who is winning comes from the server.
 "use strict";
 
 let game = null;       // the last view from the server
 let selected = null;   // the card chosen for a lead, waiting for its side
-let busy = false;
+let busy = false;      // an answer is on its way
+let sentAt = -1;       // the number of answers of the game when it was sent
+let scenarios = [];
+let stream = null;
+let savedAs = null;    // the name this page saved under (saving again under it replaces it without asking)
 
+const PACE = 0.8;      // seconds between two bots' plays when pacing is on
 const $ = (id) => document.getElementById(id);
 
-async function loadSetup() {
-  const [scenarios, bots, saves] = await Promise.all([api("GET", "/api/scenarios"), api("GET", "/api/bots"),
-                                                      api("GET", "/api/saves")]);
-  const select = $("scenario");
-  select.replaceChildren(...scenarios.map((s) => el("option", { value: s.ref, text:
+// ------------------------------------------------------------------ where we are
+function place() {
+  const m = location.pathname.match(/^\/game\/([0-9a-f]+)(?:\/seat\/(\d+))?\/?$/);
+  return m ? { id: m[1], seat: m[2] === undefined ? "spectator" : Number(m[2]) } : null;
+}
+
+function seatUrl(id, seat) { return seat === "spectator" ? `/game/${id}` : `/game/${id}/seat/${seat}`; }
+
+// ------------------------------------------------------------------ set-up
+async function loadScenarios() {
+  const keep = $("scenario").value;
+  scenarios = await api("GET", "/api/scenarios");
+  const chosen = scenarios.find((s) => s.ref === keep) || scenarios.find((s) => s.default) || scenarios[0];
+  $("scenario").replaceChildren(...scenarios.map((s) => el("option", { value: s.ref, selected: s === chosen, text:
     `${s.id} \u2014 ${s.title} (${s.factions.map((f) => f[0] + (f[1] === "positive" ? " +" : f[1] === "negative" ? " \u2212" : "")).join(", ")})${s.source === "mods" ? " [mods]" : ""}` })));
+  drawCounts();
+}
+
+async function loadSetup() {
+  const [bots, saves] = await Promise.all([api("GET", "/api/bots"), api("GET", "/api/saves")]);
   window.botNames = bots;
-  drawSeats();
+  await loadScenarios();
   drawSaves(saves);
+}
+
+// The player counts the chosen scenario can be played by (those its box deals for).
+function drawCounts() {
+  const scenario = scenarios.find((s) => s.ref === $("scenario").value);
+  const counts = scenario && scenario.counts.length ? scenario.counts : [2, 3, 4, 5];
+  const old = Number($("players").value) || 4;
+  const chosen = counts.includes(old) ? old : (counts.includes(4) ? 4 : counts[0]);
+  $("players").replaceChildren(...counts.map((n) => el("option", { value: n, text: n, selected: n === chosen })));
+  drawSeats();
 }
 
 function drawSaves(saves) {
@@ -31,8 +62,9 @@ function drawSeats() {
   const parts = [];
   for (let i = 0; i < players; i++) {
     const choose = el("select", { class: "bot", dataset: { seat: i } },
-      window.botNames.map((b) => el("option", { value: b, text: b, selected: (old[i] || "random") === b })));
-    parts.push(el("label", {}, `Bot at seat ${i} `, choose));
+      window.botNames.map((b) => el("option", { value: b, text: `${b} bot`, selected: (old[i] || "random") === b })),
+      el("option", { value: "person", text: "a person", selected: old[i] === "person" }));
+    parts.push(el("label", {}, `Seat ${i} `, choose));
   }
   $("bots").replaceChildren(...parts);
   markSeat();
@@ -42,36 +74,76 @@ function markSeat() {
   const seat = Number($("seat").value);
   document.querySelectorAll("#bots select").forEach((s) => {
     s.disabled = Number(s.dataset.seat) === seat;
-    s.parentElement.classList.toggle("muted", s.disabled);
+    s.parentElement.classList.toggle("you-seat", s.disabled);
   });
 }
 
 async function start() {
-  $("setup-error").textContent = "";
+  showError($("setup-error"), null);
+  const choices = Array.from(document.querySelectorAll("#bots select"));
+  const seat = Number($("seat").value);
   const body = {
-    scenario: $("scenario").value, players: Number($("players").value), seat: Number($("seat").value),
-    bots: Array.from(document.querySelectorAll("#bots select")).map((s) => s.value),
-    express: $("mode").value === "express", seed: Number($("seed").value || 0),
+    scenario: $("scenario").value, players: Number($("players").value), seat,
+    bots: choices.map((s) => (s.value === "person" ? "random" : s.value)),
+    people: choices.filter((s) => s.value === "person" && Number(s.dataset.seat) !== seat).map((s) => Number(s.dataset.seat)),
+    express: $("mode").value === "express", seed: Number($("seed").value || 0), pace: $("pace").checked ? PACE : 0,
   };
-  try {
-    show(await api("POST", "/api/games", body));
-  } catch (e) { $("setup-error").textContent = e.message; }
+  try { go(await api("POST", "/api/games", body)); }
+  catch (e) { showError($("setup-error"), e); }
 }
 
 async function resume() {
-  $("setup-error").textContent = "";
-  try { show(await api("POST", "/api/games", { resume: $("save-list").value })); }
-  catch (e) { $("setup-error").textContent = e.message; }
+  showError($("setup-error"), null);
+  try { go(await api("POST", "/api/games", { resume: $("save-list").value, pace: $("pace").checked ? PACE : 0 })); }
+  catch (e) { showError($("setup-error"), e); }
+}
+
+// A new game has its own address: the page moves there (reloading it, or opening it again, rejoins the game).
+function go(view) { location.assign(seatUrl(view.id, view.seat)); }
+
+// ------------------------------------------------------------------ the game
+async function join(where) {
+  $("setup").classList.add("hidden");
+  $("status").textContent = "Joining the game\u2026";
+  follow(where);
+  try { show(await api("GET", `/api/games/${where.id}?seat=${where.seat}`)); $("status").textContent = ""; }
+  catch (e) {
+    if (stream) stream.close();
+    $("status").textContent = "";
+    $("setup").classList.remove("hidden");
+    showError($("setup-error"), e);
+    await loadSetup();
+  }
+}
+
+// The moves as they happen: each event is the viewer's view after a move. When the line drops and comes back,
+// moves made meanwhile were not sent: the view is asked for again.
+function follow(where) {
+  if (stream) stream.close();
+  stream = new EventSource(`/api/games/${where.id}/events?seat=${where.seat}`);
+  let opened = false;
+  stream.onopen = () => {
+    if (opened) api("GET", `/api/games/${where.id}?seat=${where.seat}`).then(show).catch(() => {});
+    opened = true;
+  };
+  stream.onmessage = (event) => show(JSON.parse(event.data));
 }
 
 async function send(path, body) {
-  if (busy) return;
+  if (busy || !game) return;
   busy = true;
-  $("error").textContent = "";
+  sentAt = game.answers;
+  showError($("error"), null);
   document.body.classList.add("waiting");
-  try { show(await api("POST", `/api/games/${game.id}/${path}`, body)); }
-  catch (e) { $("error").textContent = e.message; }
-  finally { busy = false; document.body.classList.remove("waiting"); }
+  drawDecision(game);
+  drawHand(game);
+  let view = null;
+  try { view = await api("POST", `/api/games/${game.id}/${path}`, { ...body, seat: game.seat }); }
+  catch (e) { showError($("error"), e); }
+  busy = false;
+  document.body.classList.remove("waiting");
+  if (view) show(view);
+  else { drawDecision(game); drawHand(game); }
 }
 
 function answer(index) { selected = null; return send("answer", { index }); }
@@ -79,13 +151,21 @@ function answer(index) { selected = null; return send("answer", { index }); }
 function community(seat) { return game.communities[seat].label + (seat === game.seat ? " (you)" : ""); }
 
 function show(view) {
+  if (game && view.id === game.id && view.version < game.version) return;  // an older view than the one shown
+  const moved = !game || game.answers !== view.answers || game.version !== view.version;
   game = view;
+  if (moved) selected = null;
+  setStyles(view.styles);
   $("setup").classList.add("hidden");
   $("game").classList.remove("hidden");
+  document.body.classList.toggle("spectator", view.spectator);
   $("title").textContent = `${view.scenario.id} \u2014 ${view.scenario.title}`;
-  $("round").textContent = `round ${view.round} of ${view.rounds} \u00b7 you are ${community(view.seat)} \u00b7 seed ${view.seed}`;
+  $("round").textContent = `round ${view.round} of ${view.rounds} \u00b7 ` +
+    (view.spectator ? "watching" : `you are ${community(view.seat)}`) + ` \u00b7 seed ${view.seed}`;
   $("takeback").disabled = !view.can_take_back;
-  drawCommunities(view);
+  for (const id of ["takeback", "save"]) $(id).hidden = view.spectator;
+  drawInvite(view);
+  drawSeatsAround(view);
   drawTable(view);
   drawDecision(view);
   drawHand(view);
@@ -100,46 +180,106 @@ function show(view) {
       " Final populations: " + view.communities.map((c) => `${community(c.seat)} ${c.population}`).join(", ");
     result.classList.remove("hidden");
   } else result.classList.add("hidden");
+  if (moved && view.decision) $("decision").scrollIntoView({ block: "nearest" });
 }
 
-function drawCommunities(view) {
-  const active = view.decision ? view.seat : null;
-  $("communities").replaceChildren(...view.communities.map((c) => {
-    const facedown = c.expedition_size - c.face_up.length;
-    return el("div", { class: "community" + (c.you ? " you" : "") + (c.seat === active ? " active" : ""), dataset: { seat: c.seat } },
-      el("div", { class: "name", text: community(c.seat) + (c.bot ? ` \u00b7 ${c.bot} bot` : "") }),
-      el("div", {}, el("span", { class: "population", text: c.population }), " Survivors ",
-         el("span", { class: "muted", text: `(this round ${signed(c.round_gain)} from powers)` })),
-      el("div", { class: "muted", text: `${c.hand_size} cards in hand` }),
-      el("div", { class: "zone expedition" },
-        el("span", { class: "what", text: `Expedition zone: ${c.expedition_size} cards, ${facedown} face down` }),
-        el("div", { class: "cards" }, facedown > 0 ? el("div", { class: "card small back", title: `${facedown} face-down cards`, text: facedown }) : null,
-           c.face_up.map((card) => cardNode(card, { class: "small" })))),
-      c.known.length ? el("div", { class: "zone known" }, el("span", { class: "what", text: "Seen going in: " + c.known.map((k) => k.label).join(", ") })) : null,
-      el("div", { class: "zone transfer" }, el("span", { class: "what", text: "Transfer zone" }),
-         el("div", { class: "cards" }, c.transfer.map((card) => cardNode(card, { class: "small" })))));
+function drawInvite(view) {
+  const links = view.people.map((s) => el("li", {}, el("a", { href: seatUrl(view.id, s), text: `${view.communities[s].label}${s === view.seat ? " (you)" : ""}` })));
+  links.push(el("li", {}, el("a", { href: seatUrl(view.id, "spectator"), text: "spectators (public information only)" })));
+  $("seat-links").replaceChildren(...links);
+}
+
+// The Communities in play order from the viewer's left neighbour round to the right one, the viewer's own last.
+function playOrder(view) {
+  const n = view.players, me = view.spectator ? n - 1 : view.seat;
+  return Array.from({ length: n }, (_, k) => (me + 1 + k) % n);
+}
+
+function drawSeatsAround(view) {
+  const order = playOrder(view).filter((seat) => seat !== view.seat);  // the viewer's own is at the bottom, with the hand
+  const acting = view.decision ? view.seat : (view.waiting_for ? view.waiting_for.seat : null);
+  $("seats").replaceChildren(...order.map((seat, k) => {
+    const c = view.communities[seat];
+    const where = view.spectator || order.length < 2 ? (order.length === 1 ? "neighbour" : "") :
+      k === 0 ? "left neighbour" : k === order.length - 1 ? "right neighbour" : "across";
+    return el("div", { class: "seat" + (seat === acting ? " active" : ""), dataset: { seat }, id: `seat-${seat}` },
+      el("div", { class: "name" }, el("strong", { text: community(seat) }),
+        where ? el("span", { class: "where" }, ` \u00b7 ${where.split(" ")[0]}`,
+          where.includes(" ") ? el("span", { class: "wide-only", text: " " + where.split(" ").slice(1).join(" ") }) : null) : null,
+        el("span", { class: "who-plays wide-only", text: c.bot ? ` \u00b7 ${c.bot} bot` : " \u00b7 a person" })),
+      el("div", {}, seatCounts(c)), ...seatZones(c));
   }));
+  const mine = view.communities[view.seat];
+  if (!mine) return;
+  $("me").replaceChildren(el("span", { class: "seat-of-mine" + (acting === view.seat ? " active" : ""), dataset: { seat: view.seat } },
+    `${mine.label} \u00b7 `, seatCounts(mine)));
+  $("my-zones").replaceChildren(...seatZones({ ...mine, transfer: [] }));  // the Transfer zone is drawn as cards
+}
+
+// A Community's population, its gain this round, its hand and its Expedition zone.
+function seatCounts(c) {
+  const facedown = c.expedition_size - c.face_up.length;
+  return el("span", { class: "numbers" }, el("span", { class: "population", text: c.population }), " Survivors",
+    el("span", { class: "gain wide-only", text: ` (${signed(c.round_gain)} this round)` }),
+    ` \u00b7 ${c.hand_size} in hand \u00b7 Expedition ${c.expedition_size}`,
+    c.expedition_size ? el("span", { class: "wide-only", text: ` (${facedown} face down)` }) : null);
+}
+
+// The cards of a Community everyone sees: face up in its Expedition zone, seen going in, in its Transfer zone.
+function seatZones(c) {
+  return [c.face_up.length ? el("div", { class: "chips" }, c.face_up.map(cardChip)) : null,
+    c.known.length ? el("details", { class: "known" }, el("summary", { text: `${c.known.length} seen going in` }),
+      el("span", { class: "chips" }, c.known.map(cardChip))) : null,
+    // seen going in, but a power has since taken a card out unseen: perhaps still there
+    (c.perhaps || []).length ? el("details", { class: "known" },
+      el("summary", { text: `${c.perhaps.length} perhaps still there` }),
+      el("span", { class: "chips" }, c.perhaps.map(cardChip))) : null,
+    c.transfer.length ? el("div", { class: "chips" }, el("span", { class: "what wide-only", text: "Transfer:" }),
+      c.transfer.map(cardChip)) : null]
+    .filter((node) => node !== null);
 }
 
 function drawTable(view) {
-  $("encounter").replaceChildren(...(view.encounter ? [cardNode(view.encounter)] : [el("span", { class: "muted", text: "none" })]));
-  $("reserve").textContent = `Reserve: ${view.reserve_size} cards`;
+  $("encounter").replaceChildren(...(view.encounter ? [cardNode(view.encounter)] : [el("span", { class: "muted-text", text: "none" })]));
+  $("reserve").textContent = `Reserve: ${view.reserve_size}`;
   const t = view.trick;
-  if (!t) { $("trick-title").textContent = "Trick"; $("trick").replaceChildren(); return; }
-  $("trick-title").textContent = `Trick: ${community(t.leader)} leads` + (t.side ? ` on the ${t.side === "-" ? "\u2212" : "+"} side` : "") +
-    (t.led ? `, ${t.led} led` : "");
-  $("trick").replaceChildren(...t.plays.map((p) => cardNode(p, { class: "played", who: community(p.seat) + (p.trump ? " (cuts)" : "") })));
-  $("trick").querySelectorAll(".card").forEach((node, i) => { node.dataset.seat = t.plays[i].seat; });
+  if (!t) { $("trick-title").textContent = "Trick"; $("trick").replaceChildren(); }
+  else {
+    $("trick-title").textContent = `Trick: ${community(t.leader)} leads` + (t.side ? ` on the ${t.side === "-" ? "\u2212" : "+"} side` : "") +
+      (t.led ? `, ${t.led} led` : "");
+    $("trick").replaceChildren(...t.plays.map((p) => played(p, p.seat === t.winning, "winning")));
+  }
+  const last = view.last_trick;
+  $("last").hidden = !last;
+  if (last) {
+    $("last-title").textContent = `The last trick (won by ${community(last.winner)})`;
+    $("last-trick").replaceChildren(...last.plays.map((p) => played(p, p.seat === last.winner, "won it")));
+  }
+  fitNames($("table"));
 }
 
+function played(play, best, word) {
+  const node = cardNode(play, { class: "played" + (best ? " winning" : ""),
+    who: community(play.seat) + (play.trump ? " (cuts)" : "") + (best ? ` \u00b7 ${word}` : "") });
+  node.dataset.seat = play.seat;
+  return node;
+}
+
+// Options that play a card are answered on the card; a lead's also name a side. Every other option, of any
+// decision kind (a power's choice, a Faction change, a dealer...), is a button with the option's own words.
 function cardOptions(d) {
   const byCard = new Map();
-  if (!d || !["transfer", "lead", "follow"].includes(d.kind)) return byCard;
+  if (!d) return byCard;
   for (const o of d.options) {
+    if (o.card === undefined) continue;
     if (!byCard.has(o.card)) byCard.set(o.card, []);
     byCard.get(o.card).push(o);
   }
   return byCard;
+}
+
+function inHand(view, cardId) {
+  return view.hand.concat(view.communities[view.seat] ? view.communities[view.seat].transfer : []).some((c) => c.id === cardId);
 }
 
 function drawDecision(view) {
@@ -147,23 +287,31 @@ function drawDecision(view) {
   const panel = $("decision");
   $("sides").classList.add("hidden");
   $("choices").replaceChildren();
-  if (!d) {
-    panel.classList.toggle("hidden", view.over);
-    $("prompt").textContent = view.over ? "" : "The bots are playing\u2026";
+  panel.classList.toggle("hidden", view.over);
+  panel.classList.toggle("pending", !!d && !busy);
+  if (!d || busy) {
+    const w = view.waiting_for;
+    $("prompt").textContent = view.over ? "" : busy && view.answers === sentAt ? "Sending your answer\u2026" :
+      w ? `Waiting for ${community(w.seat)}${w.bot ? ` (${w.bot} bot)` : ""}\u2026` : "Waiting\u2026";
+    $("prompt").classList.add("waiting-for");
     return;
   }
-  panel.classList.remove("hidden");
-  const hints = { transfer: " \u2014 click a card of your hand", lead: " \u2014 click a card, then choose the side",
-                  follow: " \u2014 click a card you may play" };
-  $("prompt").textContent = d.prompt + (hints[d.kind] || "");
-  if (d.kind === "lead" && selected !== null) {
+  $("prompt").classList.remove("waiting-for");
+  const byCard = cardOptions(d);
+  const onCards = [...byCard.keys()].some((card) => inHand(view, card));
+  const sides = d.options.some((o) => o.side !== undefined);
+  $("prompt").replaceChildren(d.prompt, onCards ? el("span", { class: "wide-only", text: sides ?
+    " \u2014 choose a card of your hand, then the side" : " \u2014 choose a card of your hand" }) : "");
+  if (sides && selected !== null) {
     $("sides").classList.remove("hidden");
     $("prompt").textContent = `${d.prompt}: lead ${labelOf(selected)} on which side?`;
+    const usable = new Set((byCard.get(selected) || []).map((o) => o.side));
+    $("side-plus").disabled = !usable.has("+");
+    $("side-minus").disabled = !usable.has("-");
   }
-  if (!["transfer", "lead", "follow"].includes(d.kind)) {
-    $("choices").replaceChildren(...d.options.map((o) => el("button", { class: "choice", dataset: { index: o.index },
-      title: d.power ? `${d.power}` : "", onclick: () => answer(o.index), text: o.label })));
-  }
+  const buttons = d.options.filter((o) => !(onCards && o.card !== undefined && inHand(view, o.card)));
+  $("choices").replaceChildren(...buttons.map((o) => el("button", { class: "choice", dataset: { index: o.index },
+    title: d.power || "", onclick: () => answer(o.index), text: o.label })));
 }
 
 function labelOf(cardId) {
@@ -172,15 +320,19 @@ function labelOf(cardId) {
 }
 
 function drawHand(view) {
+  $("mine").hidden = view.spectator;
+  if (view.spectator) return;
   const byCard = cardOptions(view.decision);
   const draw = (cards) => cards.map((card) => {
-    const legal = byCard.has(card.id);
-    const node = cardNode(card, { class: (legal ? "legal" : (byCard.size ? "disabled" : "")) + (selected === card.id ? " selected" : "") });
+    const legal = byCard.has(card.id) && !busy;
+    const node = cardNode(card, { class: (legal ? "legal" : "") + (selected === card.id ? " selected" : ""), playable: legal });
     if (legal) node.addEventListener("click", () => clickCard(card.id));
     return node;
   });
   $("hand").replaceChildren(...draw(view.hand));
   $("own-transfer").replaceChildren(...draw(view.communities[view.seat].transfer));
+  $("own-transfer").parentElement.hidden = view.communities[view.seat].transfer.length === 0;
+  fitNames($("mine"));
   $("passing").textContent = view.passing.length ? "Chosen to pass: " + view.passing.map((p) => `${p.label} to ${community(p.to)}`).join(", ") : "";
 }
 
@@ -188,10 +340,12 @@ function clickCard(cardId) {
   const d = game.decision;
   const options = cardOptions(d).get(cardId);
   if (!options) return;
-  if (d.kind === "lead") {
+  if (options.some((o) => o.side !== undefined)) {
     selected = cardId;
     drawDecision(game);
     drawHand(game);
+    const side = document.querySelector("#sides button:not(:disabled)");
+    if (side) side.focus();  // from the keyboard: the card, then the side
     return;
   }
   answer(options[0].index);
@@ -214,7 +368,7 @@ function drawBreakdown(view) {
     return el("div", {}, el("h3", { text: round.counted ? `Round ${round.round}` : `Round ${round.round} so far (powers only)` }),
       el("table", { class: "breakdown" }, el("tr", {}, head.map((h) => el("th", { text: h }))), rows));
   });
-  $("breakdown").replaceChildren(...(parts.length ? parts : [el("span", { class: "muted", text: "No round counted yet." })]));
+  $("breakdown").replaceChildren(...(parts.length ? parts : [el("span", { class: "muted-text", text: "No round counted yet." })]));
 }
 
 function drawNarration(view) {
@@ -228,24 +382,30 @@ function drawNarration(view) {
 
 function drawPowers(view) {
   $("powers").replaceChildren(...view.powers.map((p) => el("div", { class: "power", dataset: { name: p.name } },
-    el("strong", { text: p.label }), el("span", { class: "muted", text: ` (${p.kind === "always" ? "always in play" : p.kind})` }),
+    el("strong", { text: p.label }), el("span", { class: "muted-text", text: ` (${p.kind === "always" ? "always in play" : p.kind})` }),
     el("pre", { text: p.text.split("\n").slice(1).join("\n").trim() }))));
 }
 
+// Saving under a name another save already has asks first (another tab may have saved there).
 async function save() {
+  const name = $("save-name").value;
+  const post = (overwrite) => api("POST", `/api/games/${game.id}/save`, { name, overwrite });
   try {
-    const saved = await api("POST", `/api/games/${game.id}/save`, { name: $("save-name").value });
+    let saved;
+    try { saved = await post(name === savedAs); }
+    catch (e) {
+      if (e.status !== 409 || !confirm(`${e.message}.\nReplace the save "${name}"?`)) throw e;
+      saved = await post(true);
+    }
+    savedAs = saved.name;
     $("save-message").textContent = `Saved as ${saved.name} (${saved.path} in the mods folder, ${saved.answers} answers).`;
   } catch (e) { $("save-message").textContent = e.message; }
 }
 
-async function newGame() {
-  $("game").classList.add("hidden");
-  $("setup").classList.remove("hidden");
-  drawSaves(await api("GET", "/api/saves"));
-}
+function newGame() { if (stream) stream.close(); location.assign("/"); }
 
 document.addEventListener("DOMContentLoaded", () => {
+  $("scenario").addEventListener("change", drawCounts);
   $("players").addEventListener("change", drawSeats);
   $("seat").addEventListener("change", markSeat);
   $("start").addEventListener("click", start);
@@ -255,5 +415,13 @@ document.addEventListener("DOMContentLoaded", () => {
   $("takeback").addEventListener("click", () => { selected = null; send("takeback"); });
   $("save").addEventListener("click", save);
   $("new-game").addEventListener("click", newGame);
-  loadSetup().catch((e) => { $("setup-error").textContent = e.message; });
+  window.addEventListener("resize", () => fitNames($("game")));  // cards are narrower on a small screen
+  const where = place();
+  if (where) { join(where); return; }
+  $("setup").classList.remove("hidden");
+  // a scenario written meanwhile (in the playground's tab) is offered when the person comes back to this one
+  const refresh = () => { if (document.visibilityState === "visible") loadScenarios().catch(() => {}); };
+  window.addEventListener("focus", refresh);
+  document.addEventListener("visibilitychange", refresh);
+  loadSetup().catch((e) => showError($("setup-error"), e));
 });

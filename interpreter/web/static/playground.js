@@ -5,6 +5,7 @@
 const $ = (id) => document.getElementById(id);
 let current = null;    // the path of the open file
 let saved = "";        // its text as last saved
+let base = null;       // the sha256 of the file as it was opened or last saved: a save refuses to replace anything else
 let timer = null;
 let sequence = 0;
 
@@ -31,6 +32,7 @@ async function openFile(path) {
     const file = await api("GET", "/api/files/" + encodeURIComponent(path));
     current = file.path;
     saved = file.text;
+    base = file.sha;
     $("editor").value = file.text;
     $("editor").disabled = false;
     $("path").textContent = current;
@@ -48,7 +50,7 @@ async function createFile() {
   const title = name.replace(/\b\w/g, (c) => c.toUpperCase());
   const text = `power ${title} {\n  for faction ${title}\n\n  on win {\n    gain 1\n  }\n}\n`;
   try {
-    await api("PUT", "/api/files/" + encodeURIComponent(path), { text });
+    await api("PUT", "/api/files/" + encodeURIComponent(path), { text, base: null });  // never over an existing file
     await loadLists();
     await openFile(path);
   } catch (e) { $("message").textContent = e.message; }
@@ -76,19 +78,31 @@ async function copyBundled() {
     const files = await api("GET", "/api/files");
     let path = `${name}.power`;
     for (let k = 2; files.files.some((f) => f.path === path); k++) path = `${name}_${k}.power`;
-    await api("PUT", "/api/files/" + encodeURIComponent(path), { text: bundled.source });
+    await api("PUT", "/api/files/" + encodeURIComponent(path), { text: bundled.source, base: null });
     await loadLists();
     await openFile(path);
   } catch (e) { $("message").textContent = e.message; }
 }
 
+// Saving replaces the file only if it is still as it was opened (or last saved here): another tab's save is
+// never overwritten unasked. The message says how many errors the saved text has (it does not load with any).
 async function saveFile() {
   if (!current) return;
+  const text = $("editor").value;
+  const put = (body) => api("PUT", "/api/files/" + encodeURIComponent(current), body);
   try {
-    await api("PUT", "/api/files/" + encodeURIComponent(current), { text: $("editor").value });
-    saved = $("editor").value;
+    let written;
+    try { written = await put({ text, base }); }
+    catch (e) {
+      if (e.status !== 409 || !confirm(`${e.message}.\nReplace it with your text?`)) throw e;
+      written = await put({ text });
+    }
+    saved = text;
+    base = written.sha;
     changed();
-    $("message").textContent = `Saved ${current}.`;
+    const result = await api("POST", "/api/check", { path: current, text });
+    const problems = result.errors ? ` with ${result.errors} error${result.errors === 1 ? "" : "s"} (it will not load until ${result.errors === 1 ? "it is" : "they are"} fixed)` : "";
+    $("message").textContent = `Saved ${current}${problems}.`;
     await loadLists();
   } catch (e) { $("message").textContent = e.message; }
 }
@@ -194,6 +208,11 @@ function markdown(text, images) {
   }
   return nodes;
 }
+
+// Leaving the page (or reloading it) with unsaved text asks first.
+window.addEventListener("beforeunload", (event) => {
+  if (current && $("editor").value !== saved) { event.preventDefault(); event.returnValue = ""; }
+});
 
 document.addEventListener("DOMContentLoaded", () => {
   $("editor").addEventListener("input", schedule);
