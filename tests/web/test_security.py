@@ -456,3 +456,42 @@ def test_a_web_save_of_a_mods_scenario_resumes(http, server):
 def test_names_too_long_for_the_system_are_a_short_400(http, method, path, payload):
     response = http.request(method, path, json=payload)
     assert len(refused(response, 400)) <= 500
+
+
+SPINNING = """\
+power Mutants {
+  for faction Mutants
+  on win {
+    gain sum(sum(sum(sum(1 for d in numbers(1, 50)) for c in numbers(1, 50)) for b in numbers(1, 50)) for a in numbers(1, 50))
+  }
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_power_that_would_spin_is_stopped_by_its_budget_and_the_server_answers(fresh):
+    """A checked power whose work has no practical end (6,250,000 steps) stops at the step budget (R001): the
+    request gets a 4xx naming the power, and the server is idle again at once."""
+    (fresh.mods / "mutants.power").write_text(SPINNING, encoding="utf-8")
+    (fresh.mods / "mutants.yaml").write_text("box: american-dream\nfactions: [Mutants, Bikers, Nurses]\n"
+                                              "custom_factions:\n  - name: Mutants\n    power: mutants.power\n",
+                                              encoding="utf-8")
+    with httpx.Client(base_url=fresh.url, timeout=60) as client:
+        view = client.post("/api/games", json={"scenario": "mods:mutants.yaml", "players": 3, "seed": 2}).json()
+        stopped = None
+        for _ in range(200):
+            if "error" in view:
+                stopped = view
+                break
+            if view["over"]:
+                break
+            response = client.post(f"/api/games/{view['id']}/answer",
+                                   json={"index": view["decision"]["options"][0]["index"]})
+            view = response.json()
+            if response.status_code >= 400:
+                assert 400 <= response.status_code < 500, response.text[:300]
+                stopped = view
+                break
+    assert stopped is not None, "no trick of the Mutants was won in the game"
+    assert "R001" in json.dumps(stopped) and "Mutants" in stopped["error"]
+    _settles(fresh, within=4.0, quiet=1.0)
