@@ -475,6 +475,8 @@ class Renderer(Visitor):
                 one = many = f"for which {self.cond(cond, replace(ctx, it=Who('it', 'it', 'its')))}"
             return replace(base, posts=base.posts + ((one, many),))
         words = f"for which {self.cond(cond, replace(ctx, it=('it', 'it')))}"
+        if base.posts and base.posts[-1][0].startswith("for which "):  # `where A where B`: "for which A and B"
+            words = "and " + words[len("for which "):]
         return replace(base, posts=base.posts + ((words, words),))
 
     def group_WithExtreme(self, n: ast.WithExtreme, ctx: Ctx) -> NP:
