@@ -6,6 +6,10 @@ rotated (game i puts the bot under test in seat i mod 4):
 * greedy vs 3 random  — GreedyAgent against three RandomAgents;
 * ismcts vs 3 greedy  — ISMCTSAgent (the stated budget) against three GreedyAgents.
 
+"greedy" here is GreedyAgent, the registry's `greedy-reference` (the figures
+of docs/bots.md measured with it stay reproducible); bench/strength_table.py
+plays the registry's bots by name, `greedy` being FastGreedyAgent.
+
 A game's win goes to the Communities with the most Survivors; a shared win
 counts as a fraction (1/k for k winners). The table gives the bot's win share,
 its 95% confidence interval (normal approximation over the per-game shares),

@@ -893,7 +893,7 @@ class GreedyAgent:
             encounter = card_ids(observation, "encounter")
             if encounter is not None:
                 self._encounter = encounter
-        est = Estimate(self.model, observation, self.rng, self.samples)
+        est = self._estimate(observation)
         if kind == "transfer":
             return self._transfer(est, decision)
         if kind == "lead":
@@ -908,6 +908,10 @@ class GreedyAgent:
                 self._chosen.append(value)
             return index
         return 0
+
+    def _estimate(self, observation: Mapping) -> Estimate:
+        """The facts of one decision (a subclass may value cards differently: players/fast_greedy.py)."""
+        return Estimate(self.model, observation, self.rng, self.samples)
 
     # --------------------------------------------------------------- helpers
     def _element(self, decision: Decision, obs: Mapping | None = None) -> str:
@@ -1027,7 +1031,7 @@ class GreedyAgent:
         """The agent's estimate of each option of a lead, follow or Transfer pass (higher is better)."""
         if self.model is None:
             raise RuntimeError("GreedyAgent needs the game's setup: call bind(setup, seat) first")
-        est = Estimate(self.model, _readable(observation), self.rng, self.samples)
+        est = self._estimate(_readable(observation))
         if decision.kind in ("lead", "follow"):
             return self._play_scores(est, decision, decision.kind == "lead")
         if decision.kind == "transfer":

@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 from happydayz.base.errors import UsageError, suggest
 from happydayz.players.agents import Agent, RandomAgent
+from happydayz.players.fast_greedy import FastGreedyAgent
 from happydayz.players.greedy import GreedyAgent
 from happydayz.players.ismcts import ISMCTSAgent
 
@@ -15,7 +16,8 @@ BotFactory = Callable[[int], Agent]
 #: Bot name -> factory taking a seed. A new bot is one more entry.
 BOTS: dict[str, BotFactory] = {
     "random": RandomAgent,
-    "greedy": GreedyAgent,  # rules of thumb read from the compiled powers (docs/bots.md)
+    "greedy": FastGreedyAgent,  # rules of thumb read from the compiled powers, card worths from a table (docs/bots.md)
+    "greedy-reference": GreedyAgent,  # the same rules of thumb, card worths from the hooks run per card and guess
     "ismcts": lambda seed: ISMCTSAgent(seed=seed),  # information-set Monte Carlo tree search at leads and follows
 }
 

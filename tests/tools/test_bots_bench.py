@@ -20,8 +20,13 @@ def test_quick_json_run_reports_every_figure():
     for figures in result["scenarios"].values():
         assert figures["ismcts_iterations_per_second"] > 0 and figures["greedy_decisions_per_second"] > 0
         assert len(figures["moves"]["ismcts"]) == len(figures["moves"]["greedy"]) == 12
+        # the greedy bot and the one it replaced, measured in the same run, per box, in floor tricks
+        assert len(figures["moves"]["greedy-reference"]) == 12
+        for stem in ("greedy", "greedy_reference"):
+            assert figures[f"{stem}_decision_floor_tricks"] > 0 and figures[f"{stem}_decisions_per_second"] > 0
     for key in ("ismcts_iterations_per_second", "ismcts_decisions_per_second", "greedy_decisions_per_second",
                 "floor_us_per_trick", "ismcts_iteration_floor_tricks", "greedy_decision_floor_tricks",
+                "greedy_reference_decision_floor_tricks", "greedy_reference_decisions_per_second",
                 "determinization_us", "round_playout_floor_tricks"):
         assert isinstance(result[key], (int, float)) and result[key] > 0, key
     # playing the round out is part of what an iteration does, not all of it (the tree, the policy, the sampler)

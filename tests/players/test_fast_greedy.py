@@ -1,0 +1,124 @@
+"""FastGreedyAgent (the `greedy` bot): seeded games pinned, its hook table, its answer to a decision kind it does
+not know, and the cost cut it is for (no draw, no hook run per card).
+
+GreedyAgent (`greedy-reference`) stays pinned by test_bots_decide_the_same.py; these are the new bot's pins. If
+its play is changed on purpose, record them again: `PYTHONPATH=tests python tests/players/test_fast_greedy.py`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from happydayz.kernel.game import Decision, Game
+from happydayz.kernel.tables import Option
+from happydayz.players.agents import play_game
+from happydayz.players.fast_greedy import FastEstimate, FastGreedyAgent, hook_table
+from happydayz.players.greedy import GreedyAgent
+from happydayz.players.registry import BOTS
+
+from test_bots import setup_for
+from test_bots_decide_the_same import GREEDY_GAMES, _play, _setup
+
+
+def fast_moves(name: str, tmp_path) -> list[int]:
+    scenario, players, express, extras, seed, lazy = GREEDY_GAMES[name]
+    game = Game(_setup(scenario, players, express, extras, tmp_path), seed)
+    _play(game, [FastGreedyAgent(seed * 10 + s) for s in range(players)], lazy)
+    assert game.over
+    return list(game.answers)
+
+
+def digest(moves: list[int]) -> str:
+    return hashlib.sha256(json.dumps(moves).encode()).hexdigest()[:16]
+
+
+# name -> (number of answers, their digest), from the code as committed
+FAST_EXPECTED: dict[str, tuple[int, str]] = {
+    "american-3-campaign": (221, "98e5fd0961968d6d"),
+    "american-4": (66, "e63f9edc3e533c5b"),
+    "jesters-3": (72, "bb884862798eaf95"),
+    "woodstock-4": (72, "1466d445be6d6738"),
+    "woodstock-5-campaign": (291, "7df2860ccf92e873"),
+}
+
+
+def test_the_registry_names_both_greedy_bots():
+    assert BOTS["greedy"] is FastGreedyAgent and BOTS["greedy-reference"] is GreedyAgent
+
+
+@pytest.mark.parametrize("name", sorted(GREEDY_GAMES))
+def test_fast_greedy_decides_as_recorded(name, tmp_path):
+    moves = fast_moves(name, tmp_path)
+    assert (len(moves), digest(moves)) == FAST_EXPECTED[name]
+    assert fast_moves(name, tmp_path) == moves  # the same seed, the same game
+
+
+def test_fast_greedy_plays_other_moves_than_the_reference(tmp_path):
+    """The negative control of the pins: the two bots are told apart by the same games."""
+    from test_bots_decide_the_same import greedy_moves
+
+    assert any(fast_moves(name, tmp_path) != greedy_moves(name, tmp_path) for name in ("woodstock-4", "american-4"))
+
+
+def test_the_hook_table_reads_the_bikers_threshold():
+    """american-dream/1's Bikers power (powers/bikers.power): +1 a Biker under 7 of them, -2 each from 7 on."""
+    setup = setup_for("american-dream/1", 4)
+    game = Game(setup, 3)
+    agent = FastGreedyAgent(1).bind(setup, game.decision.actor)
+    est = FastEstimate(agent.model, game.observe(game.decision.actor), agent.rng)
+    table = hook_table(agent.model, est.obs, est.in_play, est.me)
+    bikers = [f for f in est.factions if f == "Bikers"]
+    assert bikers, est.factions
+    assert [table.h("Bikers", c) for c in range(9)] == [0, 1, 2, 3, 4, 5, 6, -14, -16]
+    others = [f for f in est.factions if f not in ("Bikers",)]
+    assert all(table.h(f, 3) == 0 for f in others)
+
+
+def test_an_estimate_draws_nothing():
+    """The cost cut: no guess of the face-down cards, no sampled means (GreedyAgent's Estimate draws)."""
+    setup = setup_for("american-dream/1", 4)
+    game = Game(setup, 4)
+    for _ in range(9):
+        game.apply(0)
+    seat = game.decision.actor
+    fast, reference = FastGreedyAgent(2).bind(setup, seat), GreedyAgent(2).bind(setup, seat)
+    before = fast.rng.getstate()
+    est = fast._estimate(game.observe(seat))
+    [est.m(c) for c in est.hand], est.faction_mean(None)
+    assert fast.rng.getstate() == before
+    reference._estimate(game.observe(seat))
+    assert reference.rng.getstate() != before  # the negative control: the reference draws its guesses
+
+
+def test_a_decision_kind_it_does_not_know_gets_a_legal_seeded_answer():
+    setup = setup_for("woodstock-fever/1", 4)
+    game = Game(setup, 5)
+    seat = game.decision.actor
+    decision = Decision(seat, "bid", "Your bid?", tuple(Option(v, f"bid {v}") for v in range(5)))
+    answers = [FastGreedyAgent(9).bind(setup, seat).decide(game.observe(seat), decision) for _ in range(2)]
+    assert answers[0] == answers[1] and 0 <= answers[0] < 5
+    seeds = {FastGreedyAgent(s).bind(setup, seat).decide(game.observe(seat), decision) for s in range(40)}
+    assert len(seeds) > 1  # a random legal option, not always the first
+
+
+def test_every_decision_of_a_bundled_game_is_answered():
+    for scenario in ("woodstock-fever/1", "american-dream/1"):
+        game = Game(setup_for(scenario, 4, express=False), 6)
+        play_game(game, [FastGreedyAgent(s) for s in range(4)])
+        assert game.over
+
+
+if __name__ == "__main__":  # print the records of the code as it is now (to paste above)
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = {}
+        for name in sorted(GREEDY_GAMES):
+            moves = fast_moves(name, Path(folder))
+            out[name] = [len(moves), digest(moves)]
+    print(json.dumps(out, indent=4))
