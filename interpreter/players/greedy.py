@@ -888,6 +888,8 @@ class GreedyAgent:
         if kind == "replace_power":
             return 0
         observation = _readable(observation)  # (play_game hands a lazy Mapping, read key by key)
+        if kind == "bid":
+            return self._bid(card_ids(observation, "hand"), decision)
         if kind in ("lead", "follow", "transfer"):
             self._chosen = []
             encounter = card_ids(observation, "encounter")
@@ -952,6 +954,40 @@ class GreedyAgent:
         else:
             extreme = 0.0
         return 0.3 * extreme + (1.0 if rules.always_playable else 0.0)
+
+    # ------------------------------------------------------------------- bid
+    def _bid(self, hand: list[int], decision: Decision) -> int:
+        """A cheap bid from my hand alone: a card in the top quarter of its Faction's values counts as a
+        trick I may win, a Faction's strength is its length plus its high cards. A number is the tricks
+        I count; a Faction (or a level and a Faction) is my strongest one, named only if it holds at least
+        half my hand with its high cards, else I pass; the nearest legal option below is taken."""
+        cards, high, length = self.setup.cards, {}, {}
+        for c in hand:
+            spec = cards[c]
+            spread = self.model.spread(spec.faction) if spec.value is not None else None
+            length[spec.faction] = length.get(spec.faction, 0) + 1
+            if spread is not None and spec.value >= spread[0] + spread[1] / 2:
+                high[spec.faction] = high.get(spec.faction, 0) + 1
+        tricks = sum(high.values())
+        strength = {f: length[f] + high.get(f, 0) for f in length}
+        options = decision.options
+        bids = [i for i, o in enumerate(options) if o.value != "pass"]
+        passing = [i for i, o in enumerate(options) if o.value == "pass"]
+        named = [i for i in bids if options[i].value[1] is not None]
+        if named:
+            best = max(named, key=lambda i: (strength.get(options[i].value[1], 0), -i))
+            faction = options[best].value[1]
+            if passing and 2 * strength.get(faction, 0) < len(hand):
+                return passing[0]
+            named = [i for i in named if options[i].value[1] == faction]
+            bids = named
+        if not bids:
+            return passing[0] if passing else 0
+        level = tricks + (length.get(options[bids[0]].value[1], 0) if named else 0) // 2
+        under = [i for i in bids if (options[i].value[0] or 0) <= level]
+        if not under:
+            return passing[0] if passing else min(bids, key=lambda i: options[i].value[0] or 0)
+        return max(under, key=lambda i: (options[i].value[0] or 0, -i))
 
     # -------------------------------------------------------------- transfer
     def _transfer(self, est: Estimate, decision: Decision) -> int:

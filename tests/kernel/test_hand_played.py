@@ -237,3 +237,34 @@ def test_a_sampled_state_keeps_the_cards_known_in_a_hand_there(tmp_path):
         sampled = sampler.sample(random.Random(s))
         for other, cards in enumerate(game.observe(seat)["hands_known"]):
             assert {c["id"] for c in cards} <= set(sampled.zone("hand", other))
+
+
+ALONE = """power Alone {
+  added
+  mark alone for round
+
+  after transfer {
+    if self == auction_winner {
+      ask "Go alone?" { set alone = true }
+    }
+  }
+}
+"""
+
+
+def test_the_auctions_winner_may_be_asked_a_yes_no_question_after_the_auction(tmp_path: Path):
+    # Euchre's "going alone": a decision of the maker once the auction is over, before the first lead
+    (tmp_path / "alone.power").write_text(ALONE, encoding="utf-8")
+    (tmp_path / "plain.power").write_text((MODS / "plain.power").read_text(encoding="utf-8"), encoding="utf-8")
+    text = (MODS / "hand_auction_pickup.scenario.yaml").read_text(encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(text.replace("Pickup", "Alone").replace("pickup.power", "alone.power"),
+                                     encoding="utf-8")
+    game = Game(prepare(ENV, tmp_path / "s.yaml")[0], 0)
+    assert (game.decision.kind, game.decision.actor) == ("bid", 1)
+    game.apply([o.label for o in game.decision.options].index("Scientists"))
+    while game.decision.kind == "bid":
+        game.apply([o.label for o in game.decision.options].index("pass"))
+    assert (game.decision.kind, game.decision.actor, [o.label for o in game.decision.options]) == (
+        "ask", 1, ["yes", "no"])
+    game.apply(0)
+    assert (game.decision.kind, game.decision.actor) == ("lead", 2)
