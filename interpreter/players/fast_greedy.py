@@ -37,7 +37,8 @@ from happydayz.players.greedy import (CHOICE, ME, Estimate, GreedyAgent, Item, O
                                       _finish_hook, _Probe, _run_hook)
 
 #: Decision kinds GreedyAgent answers by its own rules; any other kind gets a random legal option.
-KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power"})
+KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power",
+                         "bid"})  # a bid: the reference's _bid, which reads the hand alone
 
 
 class _HookTable:
