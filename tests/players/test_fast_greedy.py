@@ -98,7 +98,7 @@ def test_a_decision_kind_it_does_not_know_gets_a_legal_seeded_answer():
     setup = setup_for("woodstock-fever/1", 4)
     game = Game(setup, 5)
     seat = game.decision.actor
-    decision = Decision(seat, "bid", "Your bid?", tuple(Option(v, f"bid {v}") for v in range(5)))
+    decision = Decision(seat, "unheard_of", "Your answer?", tuple(Option(v, f"answer {v}") for v in range(5)))
     answers = [FastGreedyAgent(9).bind(setup, seat).decide(game.observe(seat), decision) for _ in range(2)]
     assert answers[0] == answers[1] and 0 <= answers[0] < 5
     seeds = {FastGreedyAgent(s).bind(setup, seat).decide(game.observe(seat), decision) for s in range(40)}
