@@ -166,6 +166,8 @@ def test_save_resume_and_take_back(page, server):
     # take back: the game as it was before my last answer
     with page.expect_response(lambda r: r.url.endswith("/takeback")):
         page.click("#takeback")
+    # the page shows the answer's view once it has handled it (the response may come first)
+    page.wait_for_function(f"() => game && game.answers < {before['answers']}", timeout=15000)
     back = page.evaluate("() => game.answers")
     assert back < before["answers"]
     assert page.evaluate("() => game.decision !== null && game.decision !== undefined")
