@@ -39,7 +39,7 @@ from happydayz.language.english import variant_label
 from happydayz.players.agents import Agent
 from happydayz.players.registry import BOTS, make_bots, parse_bots
 from happydayz.table.breakdown import breakdown, breakdown_lines
-from happydayz.table.labels import card_name, option_text
+from happydayz.table.labels import card_name, community_name, option_text
 from happydayz.table.narration import Line
 from happydayz.table.powers import find_in_play, powers_in_play
 from happydayz.table.session import TableSession, sorted_options
@@ -112,8 +112,7 @@ class Session:
         return self.table.seat
 
     def who(self, seat: int) -> str:
-        name = self.game.seat_label(seat)
-        return f"{name} (you)" if seat == self.seat else name
+        return community_name(self.game, seat, self.seat)
 
     def say(self, text: str = "", style: str | None = None) -> None:
         # On a terminal, rich wraps between words at its width (the terminal itself would cut words in two);

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from happydayz.kernel.game import Game
 from happydayz.kernel.outcome import winners_text
-from happydayz.table.labels import card_name, signed
+from happydayz.table.labels import card_name, community_name, signed
 from happydayz.table.powers import power_label
 
 #: The zones everybody sees (each Community's Transfer zone is visible to all too).
@@ -60,8 +60,7 @@ class Narrator:
 
     # ------------------------------------------------------------ names
     def community(self, seat: int) -> str:
-        name = self.game.seat_label(seat)
-        return f"{name} (you)" if seat == self.viewer else name
+        return community_name(self.game, seat, self.viewer)
 
     def zone(self, key: str, position: str | None = None) -> str:
         kind, _, owner = key.partition(":")
