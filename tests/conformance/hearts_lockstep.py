@@ -1,0 +1,209 @@
+"""Hearts (the bundled box `hearts`) played in lockstep with OpenSpiel's game "hearts".
+
+OpenSpiel's game is one hand whose chance outcomes (the pass direction, then the deal, card by card)
+OpenSpiel draws. The same outcomes are laid into the kernel: the pass direction as the hand's
+`transfer.to` for the round, the deal as the round's deal (Game's deal_plan, as a scripted game
+lays its own). Then at every decision both engines must ask the same player, for the same kind of
+move (OpenSpiel's pass is three card choices by one player, then the next player's three: so is
+the kernel's), with the same legal cards (mapped card for card); one of them, chosen at random, is
+applied to both. At the end every player's points must agree: OpenSpiel's return is 26 less the
+points, the kernel's round delta is minus the points (a Survivor lost per point).
+
+    python tests/conformance/hearts_lockstep.py --hands 2000            # the defaults
+    python tests/conformance/hearts_lockstep.py --hands 200 --setting jd_bonus=true
+
+A mismatch names the seed, the decision (its number, the player, the phase) and both move sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass, replace
+
+import pyspiel
+
+from happydayz.data.environment import Environment
+from happydayz.data.hand import ByRound, Hand
+from happydayz.kernel.game import Game
+from happydayz.kernel.setup import GameOptions, build_setup
+
+SCENARIO = "hearts/1"
+SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")  # OpenSpiel's suit numbers 0..3
+RANKS = "23456789TJQKA"
+#: OpenSpiel's parameters and their defaults; every one but pass_cards is an option of the box's powers.
+DEFAULTS = {"pass_cards": True, "no_pts_on_first_trick": True, "can_lead_any_club": False, "jd_bonus": False,
+            "avoid_all_tricks_bonus": False, "qs_breaks_hearts": True, "must_break_hearts": True,
+            "can_lead_hearts_instead_of_qs": False}
+#: OpenSpiel's pass directions (its first chance outcome) as the hand's `transfer.to`.
+DIRECTIONS = {0: "none", 1: "left", 2: "across", 3: "right"}
+
+
+def card_of_label(label: str) -> int:
+    """OpenSpiel's number for a card of the box ("Spades 12", the queen: rank 10 * 4 + suit 3)."""
+    suit, value = label.rsplit(" ", 1)
+    return (int(value) - 2) * 4 + SUITS.index(suit)
+
+
+def label_of_card(card: int) -> str:
+    return f"{SUITS[card % 4]} {card // 4 + 2}"
+
+
+def short(card: int) -> str:
+    return RANKS[card // 4] + "CDHS"[card % 4]
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+@dataclass
+class Figures:
+    hands: int = 0
+    decisions: int = 0
+    mismatches: int = 0
+
+
+class Kernel:
+    """The kernel's side: one setup per pass direction for a setting, a new game per hand."""
+
+    def __init__(self, settings: dict, env: Environment | None = None) -> None:
+        env = env or Environment()
+        scenario, library = env.resolve_scenario(SCENARIO)
+        options = tuple(sorted((k, v) for k, v in settings.items() if k != "pass_cards"))
+        self.setups = {}
+        for direction, to in DIRECTIONS.items():
+            hand = Hand(transfer_to=ByRound((to,)))
+            if not settings["pass_cards"]:
+                hand = Hand(transfer_cards=ByRound((0,)))
+            laid = replace(scenario, hand=hand.over(scenario.hand), options=options)
+            self.setups[direction] = build_setup(laid, library, GameOptions(4, express=True, faction_change=False), env)
+
+    def new_game(self, direction: int, hands: dict[int, list[int]]) -> Game:
+        setup = self.setups[direction]
+        ids = {label: i for i, label in enumerate(setup.tables.label)} if hasattr(setup, "tables") else None
+        game = Game(setup, seed=0, record=False, deal_plan=lambda g: (
+            {seat: [_id(g, label_of_card(c)) for c in cards] for seat, cards in hands.items()}, []))
+        return game
+
+
+def _id(game: Game, label: str) -> int:
+    index = game.tables.label.index(label)
+    return index
+
+
+def kernel_moves(game: Game) -> tuple[int, str, dict[int, int]]:
+    """(player, kind, {OpenSpiel card: option index}) of the kernel's decision."""
+    d = game.decision
+    label = game.tables.label
+    moves = {}
+    for i, option in enumerate(d.options):
+        card = option.value[0] if isinstance(option.value, tuple) else option.value
+        moves[card_of_label(label[card])] = i
+    kind = "pass" if d.kind == "transfer" else "play"
+    return d.actor, kind, moves
+
+
+def spiel_settings(settings: dict) -> dict:
+    return {k: bool(v) for k, v in settings.items()}
+
+
+def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, figures: Figures,
+              laid: dict | None = None) -> None:
+    """One hand in lockstep; raises Mismatch at the first difference.
+
+    `laid` (for the negative controls): {"direction": d, "hands": {seat: [cards]}} in place of
+    OpenSpiel's random chance outcomes.
+    """
+    rng = random.Random(seed)
+    state = spiel_game.new_initial_state()
+    # OpenSpiel's chance outcomes: the pass direction, then the 52 cards dealt to players 0, 1, 2, 3, 0...
+    if laid is None:
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    else:
+        state.apply_action(laid["direction"])
+        order = [laid["hands"][i % 4][i // 4] for i in range(52)]
+        for card in order:
+            state.apply_action(card)
+    direction = int(state.history()[0])
+    hands = {seat: [] for seat in range(4)}
+    for i, card in enumerate(state.history()[1:53]):
+        hands[i % 4].append(int(card))
+    game = kernel.new_game(direction, hands)
+    step = 0
+    while not state.is_terminal():
+        if game.over or game.decision is None:
+            raise Mismatch(f"seed {seed}, decision {step}: the kernel's hand is over, OpenSpiel's player "
+                           f"{state.current_player()} still plays {sorted(short(a) for a in state.legal_actions())}")
+        player, kind, moves = kernel_moves(game)
+        spiel_kind = "pass" if len(state.history()) < 53 + (12 if direction else 0) else "play"
+        legal = state.legal_actions()
+        if (player, kind, set(moves)) != (state.current_player(), spiel_kind, set(legal)):
+            raise Mismatch(
+                f"seed {seed}, decision {step} (pass direction {DIRECTIONS[direction]}): "
+                f"kernel: player {player} {kind}s {sorted(short(c) for c in moves)}; "
+                f"OpenSpiel: player {state.current_player()} {spiel_kind}s {sorted(short(a) for a in legal)}\n"
+                f"  OpenSpiel's state:\n{state}")
+        figures.decisions += 1
+        card = rng.choice(sorted(legal))
+        state.apply_action(card)
+        game.apply(moves[card])
+        step += 1
+    if not game.over:
+        raise Mismatch(f"seed {seed}: OpenSpiel's hand is over, the kernel still asks "
+                       f"{game.decision.kind if game.decision else game.phase}")
+    points_ours = [-d for d in game.last_deltas]
+    points_theirs = [26 - r for r in state.returns()]
+    if points_ours != points_theirs:
+        raise Mismatch(f"seed {seed}: points differ at the end: kernel {points_ours}, OpenSpiel {points_theirs}\n"
+                       f"  OpenSpiel's state:\n{state}")
+    figures.hands += 1
+
+
+def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 50, first_seed: int = 0,
+        stop_at_first: bool = True, laid=None) -> tuple[Figures, list[str]]:
+    """Lockstep over `hands` hands (seeds first_seed...); the mismatches found (at most one with stop_at_first)."""
+    ours = {**DEFAULTS, **settings_ours}
+    theirs = {**DEFAULTS, **(settings_theirs if settings_theirs is not None else settings_ours)}
+    kernel = Kernel(ours)
+    spiel_game = pyspiel.load_game("hearts", spiel_settings(theirs))
+    figures, found = Figures(), []
+    for seed in range(first_seed, first_seed + hands):
+        try:
+            play_hand(seed, ours, theirs, kernel, spiel_game, figures, laid=laid)
+        except Mismatch as exc:
+            figures.mismatches += 1
+            found.append(str(exc))
+            if stop_at_first:
+                break
+    return figures, found
+
+
+def _setting(text: str) -> tuple[str, bool]:
+    name, _, value = text.partition("=")
+    if name not in DEFAULTS:
+        raise argparse.ArgumentTypeError(f"unknown parameter {name!r} (known: {', '.join(DEFAULTS)})")
+    return name, value.lower() in ("1", "true", "yes")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=50)
+    parser.add_argument("--setting", type=_setting, action="append", default=[],
+                        help="NAME=true|false, for both engines (several allowed)")
+    args = parser.parse_args(argv)
+    settings = dict(args.setting)
+    figures, found = run(settings, hands=args.hands, stop_at_first=False)
+    for text in found:
+        print(text)
+    shown = ", ".join(f"{k}={v}" for k, v in settings.items()) or "defaults"
+    print(f"hearts ({shown}): {figures.hands + figures.mismatches} hands, {figures.decisions} decisions compared, "
+          f"mismatches: {figures.mismatches}")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
