@@ -82,7 +82,6 @@ class Kernel:
 
     def new_game(self, direction: int, hands: dict[int, list[int]]) -> Game:
         setup = self.setups[direction]
-        ids = {label: i for i, label in enumerate(setup.tables.label)} if hasattr(setup, "tables") else None
         game = Game(setup, seed=0, record=False, deal_plan=lambda g: (
             {seat: [_id(g, label_of_card(c)) for c in cards] for seat, cards in hands.items()}, []))
         return game
@@ -119,10 +118,11 @@ def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, f
     rng = random.Random(seed)
     state = spiel_game.new_initial_state()
     # OpenSpiel's chance outcomes: the pass direction, then the 52 cards dealt to players 0, 1, 2, 3, 0...
+    # (The legal chance actions, not chance_outcomes(): with pass_cards=false OpenSpiel's chance_outcomes()
+    # still lists the four directions, while its only legal one is "no pass".)
     if laid is None:
-        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         while state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            state.apply_action(rng.choice(state.legal_actions()))
     else:
         state.apply_action(laid["direction"])
         order = [laid["hands"][i % 4][i // 4] for i in range(52)]
