@@ -7,10 +7,12 @@ names its settings, so a change that was meant to keep the games shows where it 
     python bench/seeded_runs.py --out before.json          # record
     python bench/seeded_runs.py --compare before.json      # exit 1 and list the runs that changed
 
-The set covers every bundled scenario at 2 to 5 players, express and campaign,
+The set covers every scenario of the Happy DayZ boxes at 2 to 5 players, express and campaign,
 promos, random powers and a random set-up, with random, greedy and ISMCTS seats.
 `tests/golden/seeded_runs.json` is the set recorded for the kernel at the start of
 the "hand as data" work; `tests/kernel/test_seeded_runs.py` compares against it.
+The classic games' boxes (Hearts...) are not in it: they were not there when it was
+recorded, and OpenSpiel checks them move by move (tests/conformance).
 """
 
 from __future__ import annotations
@@ -23,12 +25,17 @@ import sys
 from pathlib import Path
 
 
+#: The boxes the set was recorded for (a box added since would shift every later scenario's seed).
+SEEDED_BOXES = ("american-dream", "woodstock-fever")
+
+
 def runs() -> list[dict]:
     """The settings of every run, in a fixed order (each with a unique name)."""
     from happydayz.data.environment import Environment
 
     found: list[dict] = []
-    for index, scenario in enumerate(Environment().library.scenarios()):
+    recorded = [s for s in Environment().library.scenarios() if s.box in SEEDED_BOXES]
+    for index, scenario in enumerate(recorded):
         players = 2 + index % 4                      # 2, 3, 4, 5 in turn across the scenarios
         base = {"scenario": scenario.id, "players": players, "seed": 100 + index}
         found.append({**base, "games": 3, "express": True})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -214,6 +214,16 @@ def _translate(doc: Document, error) -> list[tuple[tuple, Diagnostic]]:
 def card_label(faction: str, value: int | None) -> str:
     """How a card is shown: "<Faction> <value>", or just the Faction for a valueless card."""
     return faction if value is None else f"{faction} {value}"
+
+
+def shown_card(card_names: dict | None, spec: CardSpec, icon: str | None) -> CardSpec:
+    """The card with the name a box's `card_names` gives it at the table ("{value}{icon}": "Q" and the icon)."""
+    if not card_names or spec.value is None:
+        return spec
+    value = str(card_names.get("values", {}).get(str(spec.value), spec.value))
+    shown = re.sub(r"\{(value|icon|faction)\}", lambda m: {"value": value, "icon": icon or "",
+                                                          "faction": spec.faction}[m.group(1)], card_names["format"])
+    return replace(spec, shown=shown)
 
 
 def promo_card(promo: PromoDef) -> CardSpec:
@@ -573,6 +583,8 @@ def _parse_box(path: str | os.PathLike, sink: DiagnosticSink, power_dirs: Sequen
             continue
         power = _power_file(powers_base, entry["power"], doc, here + ("power",), sink, f"{name!r}", power_dirs)
         cards = _build_cards(name, entry["cards"], doc, here + ("cards",), sink, doc.file, once=True)
+        if "card_names" in data:
+            cards = tuple(shown_card(data["card_names"], spec, entry.get("icon")) for spec in cards)
         factions[name] = FactionDef(name, power, cards, box_id, name in always, entry.get("colour"), entry.get("icon"))
     for index, name in enumerate(always):
         if name not in factions:

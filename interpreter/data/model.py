@@ -22,6 +22,7 @@ class CardSpec:
     survivors: int
     power: str | None = None  # path of the card's own power file (a promo card)
     label: str = ""  # readable name: "<Faction> <value>", or the Faction alone
+    shown: str = ""  # how the table shows it to the players (a box's card_names); "": the label
 
 
 _LABEL = re.compile(r"^(.*?)\s*(\d+)?$")

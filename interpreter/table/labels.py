@@ -12,9 +12,12 @@ def signed(number: int) -> str:
 
 
 def card_name(game: Game, card: int) -> str:
-    """A card's label with the Survivors it counts, when it counts any: "… 10 (−3)" for a loss, "… 4 (+1)"."""
+    """A card's name with the Survivors it counts, when it counts any: "… 10 (−3)" for a loss, "… 4 (+1)".
+
+    The name is the one its box's `card_names` gives it ("Q" and the Faction's icon), else its label."""
     spec = game.cards[card]
-    return f"{spec.label} ({signed(spec.survivors)})" if spec.survivors else spec.label
+    name = spec.shown or spec.label
+    return f"{name} ({signed(spec.survivors)})" if spec.survivors else name
 
 
 def community_name(game: Game, seat: int, viewer: int | None) -> str:

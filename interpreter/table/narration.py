@@ -78,6 +78,11 @@ class Narrator:
         ids = self._ids.get(label)
         return card_name(self.game, ids[0]) if ids else label
 
+    def name(self, label: str) -> str:
+        """A card's name alone: the one its box's card_names gives it, else its label."""
+        ids = self._ids.get(label)
+        return (self.game.cards[ids[0]].shown or label) if ids else label
+
     def cause(self, event: dict) -> str:
         return power_label(self.game, event["power"], event.get("variant"), event.get("card"))
 
@@ -216,7 +221,7 @@ class Narrator:
         led = f"{e['led']} led" if e.get("led") else "no Faction led"
         side = f" on the {self.side} side" if self.side else ""
         blocked = " (power blocked)" if e.get("blocked") else ""
-        return [f"Trick won by {self.community(e['seat'])}: {led}{side}{blocked} - {', '.join(e.get('cards', []))}"]
+        return [f"Trick won by {self.community(e['seat'])}: {led}{side}{blocked} - {', '.join(self.name(c) for c in e.get('cards', []))}"]
 
     def _power(self, e: dict) -> list[str]:
         return [f"{self.cause(e)}: the power of the Faction led acts for {self.community(e['seat'])}."]

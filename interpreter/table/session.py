@@ -317,8 +317,11 @@ class TableSession:
 
     def card_record(self, card: int) -> dict:
         spec = self.game.cards[card]
-        return {"id": card, "label": spec.label, "faction": spec.faction, "value": spec.value,
-                "survivors": spec.survivors}
+        record = {"id": card, "label": spec.label, "faction": spec.faction, "value": spec.value,
+                  "survivors": spec.survivors}
+        if spec.shown:  # the name its box's card_names gives it at the table
+            record["name"] = spec.shown
+        return record
 
     def decision_record(self, seat: int | None = None) -> dict | None:
         """The pending decision of `seat` (default: the person's): its kind, its prompt (a power's names the

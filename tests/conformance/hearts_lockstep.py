@@ -11,6 +11,7 @@ points, the kernel's round delta is minus the points (a Survivor lost per point)
 
     python tests/conformance/hearts_lockstep.py --hands 2000            # the defaults
     python tests/conformance/hearts_lockstep.py --hands 200 --setting jd_bonus=true
+    python tests/conformance/hearts_lockstep.py --all              # 2,000 at the defaults, 200 per other setting
 
 A mismatch names the seed, the decision (its number, the player, the phase) and both move sets.
 """
@@ -194,15 +195,30 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--setting", type=_setting, action="append", default=[],
                         help="NAME=true|false, for both engines (several allowed)")
+    parser.add_argument("--all", action="store_true",
+                        help="every setting: the defaults (2,000 hands) and each other value of one parameter (200)")
     args = parser.parse_args(argv)
-    settings = dict(args.setting)
-    figures, found = run(settings, hands=args.hands, stop_at_first=False)
-    for text in found:
-        print(text)
-    shown = ", ".join(f"{k}={v}" for k, v in settings.items()) or "defaults"
-    print(f"hearts ({shown}): {figures.hands + figures.mismatches} hands, {figures.decisions} decisions compared, "
-          f"mismatches: {figures.mismatches}")
-    return 1 if found else 0
+    if args.all:
+        runs = [({}, 2000)] + [({name: not default}, 200) for name, default in DEFAULTS.items()]
+    else:
+        runs = [(dict(args.setting), args.hands)]
+    total = Figures()
+    failed = False
+    for settings, hands in runs:
+        figures, found = run(settings, hands=hands, stop_at_first=False)
+        for text in found:
+            print(text)
+        failed = failed or bool(found)
+        shown = ", ".join(f"{k}={str(v).lower()}" for k, v in settings.items()) or "defaults"
+        print(f"hearts ({shown}): {figures.hands + figures.mismatches} hands, {figures.decisions} decisions "
+              f"compared, mismatches: {figures.mismatches}", flush=True)
+        total.hands += figures.hands + figures.mismatches
+        total.decisions += figures.decisions
+        total.mismatches += figures.mismatches
+    if len(runs) > 1:
+        print(f"hearts, every setting: {total.hands} hands, {total.decisions} decisions compared, "
+              f"mismatches: {total.mismatches}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ def test_no_house_rules_keep_the_box_rules(tmp_path, library):
     assert scenario.house_rules == HouseRules() and not scenario.house_rules.changed
     scenario, _ = load_scenario_file(write(tmp_path, "t.yaml", FACTIONS + "house_rules: {}\n"), library)
     assert not scenario.house_rules.changed
-    assert all(not s.house_rules.changed for s in library.scenarios())
+    # (the Happy DayZ boxes' own scenarios; a classic game's box, such as Hearts, has its house rules)
+    assert all(not s.house_rules.changed for s in library.scenarios() if s.box in ("woodstock-fever", "american-dream"))
 
 
 def test_one_key_changes_one_rule(tmp_path, library):

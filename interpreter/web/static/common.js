@@ -62,9 +62,11 @@ function inkOn(hex) {
 
 function styleOf(faction) { return factionStyles[faction] || { colour: "#777777", icon: "", ink: "#ffffff" }; }
 
-// The words a card is read out as: its label and the Survivors it brings or costs.
+// The words a card is read out as: its name (its box's card_names, else its label) and the Survivors it brings or costs.
+function cardName(card) { return card.name || card.label; }
+
 function cardWords(card) {
-  return card.label + (card.survivors ? ` (${signed(card.survivors)} Survivors)` : "");
+  return cardName(card) + (card.survivors ? ` (${signed(card.survivors)} Survivors)` : "");
 }
 
 // A card: its Faction (full name, icon, colour), its value and the Survivors it brings (or costs). A card that can
@@ -79,7 +81,8 @@ function cardNode(card, extra) {
   node.style.setProperty("--faction", style.colour);
   node.style.setProperty("--faction-ink", style.ink);
   node.append(el("span", { class: "faction" }, el("span", { class: "name", text: card.faction })));
-  node.append(el("span", { class: "value" }, style.icon ? el("span", { class: "icon", "aria-hidden": "true", text: style.icon }) : null,
+  if (card.name) node.append(el("span", { class: "value", text: card.name }));  // the name its box gives it: "Q♠"
+  else node.append(el("span", { class: "value" }, style.icon ? el("span", { class: "icon", "aria-hidden": "true", text: style.icon }) : null,
     card.value === null || card.value === undefined ? "\u2605" : String(card.value)));
   node.append(el("span", { class: "survivors" + (card.survivors < 0 ? " loss" : ""), text: card.survivors ? signed(card.survivors) : "" }));
   if (extra.who) node.append(el("span", { class: "who", text: extra.who }));
@@ -98,7 +101,7 @@ function fitNames(root) {
 // A small coloured chip for a card in a list (a Community's Transfer zone, the cards seen going in).
 function cardChip(card) {
   const style = styleOf(card.faction);
-  const chip = el("span", { class: "chip", title: cardWords(card) }, style.icon ? style.icon + " " : "", card.label,
+  const chip = el("span", { class: "chip", title: cardWords(card) }, style.icon && !card.name ? style.icon + " " : "", cardName(card),
     card.survivors ? ` ${signed(card.survivors)}` : "");
   chip.style.setProperty("--faction", style.colour);
   chip.style.setProperty("--faction-ink", style.ink);

@@ -316,7 +316,7 @@ function drawDecision(view) {
 
 function labelOf(cardId) {
   const card = game.hand.concat(game.communities[game.seat].transfer).find((c) => c.id === cardId);
-  return card ? card.label : "the card";
+  return card ? cardName(card) : "the card";
 }
 
 function drawHand(view) {
@@ -333,7 +333,7 @@ function drawHand(view) {
   $("own-transfer").replaceChildren(...draw(view.communities[view.seat].transfer));
   $("own-transfer").parentElement.hidden = view.communities[view.seat].transfer.length === 0;
   fitNames($("mine"));
-  $("passing").textContent = view.passing.length ? "Chosen to pass: " + view.passing.map((p) => `${p.label} to ${community(p.to)}`).join(", ") : "";
+  $("passing").textContent = view.passing.length ? "Chosen to pass: " + view.passing.map((p) => `${cardName(p)} to ${community(p.to)}`).join(", ") : "";
 }
 
 function clickCard(cardId) {
