@@ -1,4 +1,6 @@
-"""Every bundled scenario plays to the end with 2 to 5 Communities, express and campaign."""
+"""Every scenario of the Happy DayZ boxes plays to the end with 2 to 5 Communities, express and campaign.
+
+(The classic games' boxes seat their own number: tests/conformance/test_hearts_box.py plays Hearts.)"""
 
 import random
 
@@ -10,7 +12,7 @@ from happydayz.kernel.setup import GameOptions, build_setup
 from conftest import ENV
 
 LIBRARY = ENV.library
-SCENARIOS = sorted(s.id for s in LIBRARY.scenarios())
+SCENARIOS = sorted(s.id for s in LIBRARY.scenarios() if s.box in ("woodstock-fever", "american-dream"))
 MAX_DECISIONS = 5_000
 
 

@@ -20,7 +20,8 @@ from happydayz.kernel.setup import GameOptions, build_setup
 
 from conftest import ENV
 
-SCENARIOS = sorted(s.id for s in ENV.library.scenarios())
+# The Happy DayZ boxes' scenarios (Hearts' rules on leading and following are the kernel loop's).
+SCENARIOS = sorted(s.id for s in ENV.library.scenarios() if s.box in ("woodstock-fever", "american-dream"))
 PLAYERS = (2, 3, 4, 5)
 
 

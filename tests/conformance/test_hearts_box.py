@@ -1,0 +1,98 @@
+"""The bundled Hearts box (boxes/hearts.yaml): listed, checked, shown with its own card names, and played to
+the end of a whole game by simulate, play, serve's session and every bot. (Its rules against OpenSpiel's:
+test_hearts.py; a game worked out by hand: tests/games/classic_hearts_moon_to_100.yaml.)"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import sys
+
+import pytest
+
+from happydayz.base.errors import HappyError
+from happydayz.cli.app import main
+from happydayz.data.environment import Environment
+from happydayz.kernel.game import Game
+from happydayz.kernel.setup import prepare
+from happydayz.simulation.simulate import simulate
+from happydayz.table.session import TableSession
+
+ENV = Environment()
+SCENARIO = "hearts/1"
+
+
+def test_the_box_holds_a_52_card_deck_of_four_suits_whose_points_are_the_hearts_and_the_queen():
+    box = ENV.library.boxes["hearts"]
+    assert list(box.factions) == ["Clubs", "Diamonds", "Hearts", "Spades"] and box.always == ()
+    cards = [c for f in box.factions.values() for c in f.cards]
+    assert len(cards) == 52 and sorted({c.value for c in cards}) == list(range(2, 15))
+    assert sum(c.survivors for c in cards) == -26
+    assert {c.label: c.survivors for c in cards if c.survivors} == {
+        **{f"Hearts {v}": -1 for v in range(2, 15)}, "Spades 12": -13}
+
+
+def test_cards_are_shown_as_players_know_them():
+    shown = {c.label: c.shown for f in ENV.library.boxes["hearts"].factions.values() for c in f.cards}
+    assert (shown["Spades 12"], shown["Hearts 10"], shown["Clubs 14"], shown["Diamonds 11"]) == ("Q♠", "10♥", "A♣", "J♦")
+    # The Happy DayZ boxes give no card_names: their cards show their labels.
+    assert all(not c.shown for f in ENV.library.boxes["woodstock-fever"].factions.values() for c in f.cards)
+
+
+def test_scenarios_lists_it_and_check_passes_without_a_warning(capsys):
+    assert main(["scenarios"]) == 0
+    assert re.search(r"hearts/1\s+│\s+Hearts, a game to 100", capsys.readouterr().out)
+    assert main(["check", "boxes/hearts.yaml", "powers/hearts_clubs.power", "powers/hearts_diamonds.power",
+                 "powers/hearts_hearts.power", "powers/hearts_spades.power"]) == 0
+    assert "0 errors, 0 warnings in 5 files" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy", "ismcts,random,greedy,greedy-reference"])
+def test_the_bots_play_whole_games_to_100(bots):
+    result = simulate(SCENARIO, players=4, games=2 if bots != "random" else 10, seed=1, bots=bots, env=ENV,
+                      express="ismcts" in bots)
+    for game in result["games"]:
+        populations = game["final_populations"]
+        assert game["winners"] == [s for s in range(4) if populations[s] == max(populations)]
+        if "ismcts" not in bots:  # a whole game: it ends when somebody has taken 100 points
+            assert min(populations) == 0 and game["rounds"] >= 4
+
+
+def test_every_hand_hands_out_the_26_points():
+    setup, _ = prepare(ENV, SCENARIO, express=True)
+    for seed in range(20):
+        game = Game(setup, seed, record=False)
+        rng = random.Random(seed)
+        while not game.over:
+            game.apply(rng.randrange(len(game.decision.options)))
+        points = [-d for d in game.last_deltas]
+        assert sum(points) in (26, 78), points  # 78: somebody shot the moon (0 for it, 26 for each other)
+
+
+def test_play_in_the_terminal_to_the_end(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--scenario", SCENARIO, "--express", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Choose a card to pass to your" in out and "Game over" in out
+    hand = re.search(r"Your hand: (.*)", out).group(1)
+    assert re.fullmatch(r"((10|[2-9JQKA])[♣♦♥♠]( \(−1\)| \(−13\))?(, )?)+", hand), hand
+    assert re.search(r"Trick won by Community \d: Clubs led on the \+ side - 2♣, ", out)
+
+
+def test_serve_shows_the_names_and_plays_to_the_end():
+    session = TableSession.start(ENV, SCENARIO, express=True, seed=3)
+    view = session.view(0)
+    assert view["decision"]["kind"] == "transfer"
+    names = [card["name"] for card in view["hand"]]
+    assert len(names) == 13 and all(re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]", n) for n in names)
+    assert all(re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]( \(−1\)| \(−13\))?", o["label"]) for o in view["decision"]["options"])
+    while not session.over:
+        session.answer(0)
+    assert session.game.over
+
+
+def test_three_or_five_players_are_refused_with_a_reason():
+    with pytest.raises(HappyError) as caught:
+        prepare(ENV, SCENARIO, players=3)
+    assert "nobody sits across it in a game of 3" in caught.value.diagnostics[0].message
