@@ -81,7 +81,7 @@ function cardNode(card, extra) {
   node.style.setProperty("--faction", style.colour);
   node.style.setProperty("--faction-ink", style.ink);
   node.append(el("span", { class: "faction" }, el("span", { class: "name", text: card.faction })));
-  if (card.name) node.append(el("span", { class: "value", text: card.name }));  // the name its box gives it: "Q♠"
+  if (card.name) node.append(el("span", { class: "value", text: card.name }));  // the name its box gives it (card_names)
   else node.append(el("span", { class: "value" }, style.icon ? el("span", { class: "icon", "aria-hidden": "true", text: style.icon }) : null,
     card.value === null || card.value === undefined ? "\u2605" : String(card.value)));
   node.append(el("span", { class: "survivors" + (card.survivors < 0 ? " loss" : ""), text: card.survivors ? signed(card.survivors) : "" }));
