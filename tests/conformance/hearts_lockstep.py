@@ -12,6 +12,7 @@ points, the kernel's round delta is minus the points (a Survivor lost per point)
     python tests/conformance/hearts_lockstep.py --hands 2000            # the defaults
     python tests/conformance/hearts_lockstep.py --hands 200 --setting jd_bonus=true
     python tests/conformance/hearts_lockstep.py --all              # 2,000 at the defaults, 200 per other setting
+    python tests/conformance/hearts_lockstep.py --controls         # the negative controls
 
 A mismatch names the seed, the decision (its number, the player, the phase) and both move sets.
 """
@@ -53,6 +54,37 @@ def label_of_card(card: int) -> str:
 
 def short(card: int) -> str:
     return RANKS[card // 4] + "CDHS"[card % 4]
+
+
+def cards(suit: str, values) -> list[int]:
+    """OpenSpiel's numbers of some cards of one suit ("C", "D", "H", "S"; values 2 to 14)."""
+    return [(v - 2) * 4 + "CDHS".index(suit) for v in values]
+
+
+#: A laid deal, no pass. North holds the two of clubs, the ace of diamonds, the queen of spades and ten
+#: hearts: once it wins a diamond trick with its ace, it leads holding nothing but the queen and hearts,
+#: hearts unbroken unless West has thrown its ace of hearts already (can_lead_hearts_instead_of_qs,
+#: which random play reaches only every few hundred hands).
+QUEEN_AND_HEARTS = {"direction": 0, "hands": {
+    0: cards("C", [2]) + cards("D", [14]) + cards("S", [12]) + cards("H", range(2, 12)),
+    1: cards("C", range(3, 10)) + cards("D", range(2, 8)),
+    2: cards("C", range(10, 15)) + cards("D", range(8, 14)) + cards("H", [12, 13]),
+    3: cards("S", [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]) + cards("H", [14]),
+}}
+
+#: The negative controls: (parameter, the kernel's settings, OpenSpiel's settings, a laid deal or None).
+#: pass_cards goes the other way round: the pass direction is OpenSpiel's chance outcome, laid into the
+#: kernel, so only a kernel that never passes can disagree with an OpenSpiel that does.
+CONTROLS = [
+    ("pass_cards", {"pass_cards": False}, {}, None),
+    ("no_pts_on_first_trick", {}, {"no_pts_on_first_trick": False}, None),
+    ("can_lead_any_club", {}, {"can_lead_any_club": True}, None),
+    ("jd_bonus", {}, {"jd_bonus": True}, None),
+    ("avoid_all_tricks_bonus", {}, {"avoid_all_tricks_bonus": True}, None),
+    ("qs_breaks_hearts", {}, {"qs_breaks_hearts": False}, None),
+    ("must_break_hearts", {}, {"must_break_hearts": False}, None),
+    ("can_lead_hearts_instead_of_qs", {}, {"can_lead_hearts_instead_of_qs": True}, QUEEN_AND_HEARTS),
+]
 
 
 class Mismatch(AssertionError):
@@ -145,8 +177,8 @@ def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, f
         if (player, kind, set(moves)) != (state.current_player(), spiel_kind, set(legal)):
             raise Mismatch(
                 f"seed {seed}, decision {step} (pass direction {DIRECTIONS[direction]}): "
-                f"kernel: player {player} {kind}s {sorted(short(c) for c in moves)}; "
-                f"OpenSpiel: player {state.current_player()} {spiel_kind}s {sorted(short(a) for a in legal)}\n"
+                f"kernel: player {player} to {kind} {sorted(short(c) for c in moves)}; "
+                f"OpenSpiel: player {state.current_player()} to {spiel_kind} {sorted(short(a) for a in legal)}\n"
                 f"  OpenSpiel's state:\n{state}")
         figures.decisions += 1
         card = rng.choice(sorted(legal))
@@ -195,9 +227,22 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--setting", type=_setting, action="append", default=[],
                         help="NAME=true|false, for both engines (several allowed)")
+    parser.add_argument("--controls", action="store_true",
+                        help="the negative controls: how many hands until the first mismatch (at most 2,000)")
     parser.add_argument("--all", action="store_true",
                         help="every setting: the defaults (2,000 hands) and each other value of one parameter (200)")
     args = parser.parse_args(argv)
+    if args.controls:
+        missed = 0
+        for name, ours, theirs, laid in CONTROLS:
+            figures, found = run(ours, theirs, hands=2000, laid=laid)
+            if found:
+                print(f"control {name}: first mismatch after {figures.hands + 1} hand(s)"
+                      f"{' (a laid deal)' if laid else ''}: {found[0].splitlines()[0][:150]}", flush=True)
+            else:
+                missed += 1
+                print(f"control {name}: NO mismatch in 2000 hands", flush=True)
+        return 1 if missed else 0
     if args.all:
         runs = [({}, 2000)] + [({name: not default}, 200) for name, default in DEFAULTS.items()]
     else:

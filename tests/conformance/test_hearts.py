@@ -22,19 +22,7 @@ def _id(setting: dict) -> str:
     return ",".join(f"{k}={str(v).lower()}" for k, v in setting.items()) or "defaults"
 
 
-def _cards(suit: str, values) -> list[int]:
-    return [(v - 2) * 4 + "CDHS".index(suit) for v in values]
-
-
-#: No pass. North holds the two of clubs, the ace of diamonds, the queen of spades and ten hearts: once
-#: it wins a diamond trick with its ace, it leads holding nothing but the queen and hearts, hearts
-#: unbroken unless West has thrown its ace of hearts already (can_lead_hearts_instead_of_qs).
-QUEEN_AND_HEARTS = {"direction": 0, "hands": {
-    0: _cards("C", [2]) + _cards("D", [14]) + _cards("S", [12]) + _cards("H", range(2, 12)),
-    1: _cards("C", range(3, 10)) + _cards("D", range(2, 8)),
-    2: _cards("C", range(10, 15)) + _cards("D", range(8, 14)) + _cards("H", [12, 13]),
-    3: _cards("S", [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]) + _cards("H", [14]),
-}}
+QUEEN_AND_HEARTS = lockstep.QUEEN_AND_HEARTS
 
 
 def _agree(setting: dict, hands: int, laid=None) -> None:
@@ -66,19 +54,7 @@ def test_the_laid_deal_reaches_the_rule():
     assert found and figures.hands <= 5
 
 
-#: (parameter, the kernel's settings, OpenSpiel's settings, a laid deal or None). pass_cards goes the
-#: other way round: the pass direction is OpenSpiel's chance outcome, laid into the kernel, so only a
-#: kernel that never passes can disagree with an OpenSpiel that does.
-CONTROLS = [
-    ("pass_cards", {"pass_cards": False}, {}, None),
-    ("no_pts_on_first_trick", {}, {"no_pts_on_first_trick": False}, None),
-    ("can_lead_any_club", {}, {"can_lead_any_club": True}, None),
-    ("jd_bonus", {}, {"jd_bonus": True}, None),
-    ("avoid_all_tricks_bonus", {}, {"avoid_all_tricks_bonus": True}, None),
-    ("qs_breaks_hearts", {}, {"qs_breaks_hearts": False}, None),
-    ("must_break_hearts", {}, {"must_break_hearts": False}, None),
-    ("can_lead_hearts_instead_of_qs", {}, {"can_lead_hearts_instead_of_qs": True}, QUEEN_AND_HEARTS),
-]
+CONTROLS = lockstep.CONTROLS
 
 
 @pytest.mark.parametrize("name,ours,theirs,laid", CONTROLS, ids=[c[0] for c in CONTROLS])
