@@ -568,3 +568,36 @@ def test_detects_file_kind(tmp_path):
     assert boxes_mod.detect_kind({"box": "x", "factions": []}) == "scenario"
     assert boxes_mod.detect_kind({"id": "x", "deal": {}}) == "box"
     assert boxes_mod.detect_kind(yaml.safe_load(WF.read_text())) == "box"
+
+
+# --- card names: how the table shows a box's cards ------------------------------
+
+CARD_NAMES_BOX = """id: named
+title: Named
+starting_population: 20
+deal: {2: 4, 3: 4, 4: 4, 5: 2}
+campaign_rounds: 1
+always: []
+card_names:
+  format: "{value} of {faction}{icon}"
+  values: {12: Q}
+factions:
+  - {name: Alpha, power: hippies.power, icon: "*", cards: [{values: "11-12", survivors: 1}]}
+  - {name: Beta, power: soldiers.power, cards: [{value: 5, survivors: 1}, {value: null, survivors: 0}]}
+"""
+
+
+def test_card_names_give_each_card_its_name_at_the_table_and_keep_its_label(tmp_path):
+    box = load_box(write(tmp_path, "named.yaml", CARD_NAMES_BOX))
+    cards = [c for f in box.factions.values() for c in f.cards]
+    assert [(c.label, c.shown) for c in cards] == [
+        ("Alpha 11", "11 of Alpha*"), ("Alpha 12", "Q of Alpha*"), ("Beta 5", "5 of Beta"), ("Beta", "")]
+
+
+def test_a_card_names_format_with_an_unknown_field_is_refused_at_its_place(tmp_path):
+    path = write(tmp_path, "named.yaml", CARD_NAMES_BOX.replace("{value} of {faction}{icon}", "{rank}{icon}"))
+    with pytest.raises(DataProblem) as caught:
+        load_box(path)
+    diagnostic = caught.value.diagnostics[0]
+    assert (diagnostic.code, diagnostic.span.line, diagnostic.span.column) == ("D013", 8, 11)
+    assert diagnostic.message.startswith("card_names.format: '{rank}{icon}' does not have the expected form")
