@@ -96,3 +96,25 @@ def test_three_or_five_players_are_refused_with_a_reason():
     with pytest.raises(HappyError) as caught:
         prepare(ENV, SCENARIO, players=3)
     assert "nobody sits across it in a game of 3" in caught.value.diagnostics[0].message
+
+
+def _random_hand(scenario: str, seed: int) -> tuple[Game, list[str]]:
+    setup, _ = prepare(ENV, scenario, express=True)
+    game, rng, kinds = Game(setup, seed, record=False), random.Random(seed), []
+    while not game.over:
+        kinds.append(game.decision.kind)
+        game.apply(rng.randrange(len(game.decision.options)))
+    return game, kinds
+
+
+def test_the_omnibus_scenario_sets_the_jack_of_diamonds_option():
+    for seed in range(10):
+        game, _ = _random_hand("hearts/2", seed)
+        assert sum(-d for d in game.last_deltas) in (16, 68)  # 26 less the jack's 10 (78 - 10 with a moon)
+
+
+def test_the_scenario_without_passing_asks_no_pass():
+    game, kinds = _random_hand("hearts/3", 0)
+    assert "transfer" not in kinds and kinds.count("lead") == 13 and len(kinds) == 52
+    game, kinds = _random_hand("hearts/1", 0)
+    assert kinds[:12] == ["transfer"] * 12
