@@ -68,3 +68,13 @@ def test_negative_control_finds_the_difference(name, ours, theirs, laid, capsys)
         or "points differ at the end" in first, first
     with capsys.disabled():
         print(f"\nnegative control {name}: first mismatch after {hands} hand(s): {first[:160]}")
+
+
+def test_the_box_is_a_game_for_openspiel_too():
+    """The project's own OpenSpiel game plays the Hearts box (OpenSpiel's own random checks)."""
+    import pyspiel
+
+    import happydayz.openspiel  # noqa: F401  (registers "happydayz")
+
+    game = pyspiel.load_game("happydayz", {"scenario": "hearts/1", "players": 4, "express": True})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
