@@ -95,6 +95,7 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
                                        f"so it cannot be played as '{choice.variant}'", "D033",
                                        hint=f"write the three variants in {power_path.name}, or play it as basic"))
     problems += _option_problems(doc, scenario, extended, trees)
+    problems += _shared_problems(scenario, extended, trees)
     for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
         power = extended.extra_added.get(entry["name"])
         if power is None:
@@ -136,6 +137,48 @@ def _option_problems(doc, scenario, extended: Library, trees: dict) -> list[Diag
         if problem:
             problems.append(Diagnostic(doc.span(("options", name)), f"options.{name}: {problem}", "D037"))
     return problems
+
+
+def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
+    """Each `uses` line of the scenario's powers against the shared state it names (D050, D051), at its line; a
+    shared state declared by two of them (D052), at the second declaration."""
+    files = [extended.all_factions()[c.faction].power_file for c in scenario.factions
+             if c.faction in extended.all_factions()]
+    added = extended.all_added_powers()
+    files += [added[name].power_file for name in scenario.added if name in added]
+    declared: dict[str, tuple] = {}  # name -> (its declaration, the file)
+    uses: list = []
+    problems = []
+    for file in dict.fromkeys(Path(f).resolve() for f in files):
+        try:
+            tree = trees[file] if file in trees else parse_file(file)
+        except HappyError:
+            continue  # reported when the power file is checked
+        for d in tree.state:
+            if d.shared == "uses":
+                uses.append(d)
+            elif d.shared and d.name in declared:
+                problems.append(Diagnostic(d.span, f"the shared {d.kind} '{d.name}' is declared twice in this game: "
+                                           f"{declared[d.name][1].name} declares it too", "D052",
+                                           hint=f"keep one declaration; the other powers say 'uses {d.kind} {d.name}'"))
+            elif d.shared:
+                declared[d.name] = (d, file)
+    for d in uses:
+        found = declared.get(d.name)
+        if found is None:
+            problems.append(Diagnostic(d.span, f"no power of this game declares the shared {d.kind} '{d.name}'",
+                                       "D050", hint=f"an added power of the scenario declares it: "
+                                       f"'shared {_shape(d)}'"))
+        elif _shape(found[0]) != _shape(d):
+            problems.append(Diagnostic(d.span, f"'uses {_shape(d)}' does not match the declaration "
+                                       f"'shared {_shape(found[0])}' in {found[1].name}", "D051",
+                                       hint=f"uses {_shape(found[0])}"))
+    return problems
+
+
+def _shape(d) -> str:
+    """A shared state as a `uses` line names it: kind, name, what it holds, per Community."""
+    return f"{d.kind} {d.name}" + (f": {d.holds}" if d.holds else "") + (" per community" if d.per_community else "")
 
 
 def check_paths(paths: list[str | os.PathLike], env: Environment | None = None) -> list[Diagnostic]:

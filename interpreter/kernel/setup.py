@@ -244,16 +244,28 @@ def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: s
 def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
     owners: dict[str, object] = {}  # state key -> the power file that declares it
+    used: list[tuple[CompiledPower, StateSpec]] = []  # the shared states the powers' `uses` lines name
     for power in powers:
         for kind, variant in power.variants.items():
             for hook, program in variant.hooks.items():
                 setup.programs[power.hook_key(kind, hook)] = program
         for spec in power.state.values():
+            if spec.shared == "uses":
+                used.append((power, spec))
+                continue
             if owners.setdefault(spec.key, power.file) != power.file:
+                if spec.shared:
+                    raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} "
+                                      f"both declare the shared {spec.kind} '{spec.name}': one declares it, the "
+                                      "others say 'uses'")
                 raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} are "
                                   f"both named '{power.name}' and both keep '{spec.name}': give the powers different "
                                   "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
+    for power, spec in used:  # each `uses` line names a shared state of the game, as it is declared
+        problem = shared_use_problem(spec, setup.state_specs.get(spec.key))
+        if problem:
+            raise setup_error(setup.scenario, f"{power.file.name}: {problem}")
     kept = [*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()] if setup.hand.auction is not None else []
     if setup.hand.dealer != "none":
         kept.append(("dealer", DEALER_STATE))
@@ -265,6 +277,21 @@ def _index_programs(setup: GameSetup) -> None:
             setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
     _set_options(setup)
+
+
+def shared_use_problem(used: StateSpec, declared: StateSpec | None) -> str | None:
+    """What is wrong with a `uses` line against the shared state of its name the game declares; None if nothing."""
+    if declared is None or not declared.shared:
+        return (f"'uses {used.kind} {used.name}' names a shared {used.kind} that no power of the game declares "
+                f"(an added power's 'shared {used.kind} {used.name}')")
+    if used.shape != declared.shape:
+        return (f"'uses {_shape_words(used)}' does not match the declaration 'shared {_shape_words(declared)}'")
+    return None
+
+
+def _shape_words(spec: StateSpec) -> str:
+    return (f"{spec.kind} {spec.name}" + (f": {spec.holds}" if spec.holds else "")
+            + (" per community" if spec.per_community else ""))
 
 
 #: What the kernel keeps of an auction in progress, beside its record (compiler.AUCTION_STATE): who bids next,

@@ -78,6 +78,21 @@ RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_p
 GAME_RULES = ("bids_only_when",)  # rules of any power (the others act on a Faction's cards)
 
 
+#: What a mark may hold besides a Yes/No (`mark trump: Faction`); a counter holds a Number.
+MARK_HOLDS = (FACTION, CARD, COMMUNITY, SIDE)
+
+
+def written_type(decl: ast.StateDecl) -> str:
+    """The type a counter or a mark is set to: a Number, a Yes/No, or what the mark holds."""
+    return INT if decl.kind == "counter" else decl.holds if decl.holds in MARK_HOLDS else BOOL
+
+
+def read_type(decl: ast.StateDecl) -> str:
+    """The type a counter or a mark reads as; a mark holding a Card reads as Cards (none until it is set)."""
+    t = written_type(decl)
+    return CARDS if t == CARD else t
+
+
 def is_set(t: str | None) -> bool:
     return t in ELEMENT_OF
 
@@ -183,6 +198,16 @@ class Checker(Visitor):
             if d.visibility == "secret" and not d.per_community:
                 self.sink.error(d.span, f"a secret {d.kind} belongs to one Community: write 'per community'", "C061",
                                 hint=f"{d.kind} {d.name} per community for {d.lifetime} secret")
+            if d.holds is not None and (d.kind == "counter" or d.holds not in MARK_HOLDS):
+                self.sink.error(d.span, f"a mark holds a Yes/No, or what ': TYPE' names: a Faction, a Card, a "
+                                f"Community or a Side, not '{d.holds}'" if d.kind == "mark" else
+                                f"a counter holds a Number: ': {d.holds}' belongs to a mark", "C071",
+                                hint=f"mark {d.name}: Faction" if d.kind == "mark" else f"mark {d.name}: {d.holds}")
+            if d.shared == "declares" and self.binding != "added":
+                self.sink.error(d.span, f"a shared {d.kind} is declared once for the game, by an added power; this "
+                                "power reads it with a 'uses' line", "C070",
+                                hint=f"uses {d.kind} {d.name}" + (f": {d.holds}" if d.holds else "")
+                                + (" per community" if d.per_community else ""))
             if type(d.option) is str:
                 self.sink.error(d.span, f"an option's default is a whole number, true or false, not '{d.option}'",
                                 "C068", hint=f"option {d.name} = false")
@@ -292,7 +317,7 @@ class Checker(Visitor):
         decl = self.state_declaration(s, name, owner, scope)
         self.not_an_option(s, decl)
         if decl is not None:
-            self.expect(value, scope, INT if decl.kind == "counter" else BOOL, f"the new value of '{name}'")
+            self.expect(value, scope, written_type(decl), f"the new value of '{name}'")
         else:
             self.expr(value, scope)
 
@@ -485,7 +510,7 @@ class Checker(Visitor):
                 scope.declarations[n.name].used = True
             return scope.names[n.name]
         if n.name in self.state:
-            return INT if self.state[n.name].kind == "counter" else BOOL
+            return read_type(self.state[n.name])
         if n.name in BUILTINS:
             t, contexts = BUILTINS[n.name]
             if self.context not in contexts:
@@ -506,7 +531,7 @@ class Checker(Visitor):
         decl = self.state_declaration(n, n.name, n.owner, scope)
         if decl is None:
             return None
-        return INT if decl.kind == "counter" else BOOL
+        return read_type(decl)
 
     def expr_BareAttr(self, n: ast.BareAttr, scope: _Scope) -> str:
         if scope.names.get("it") != CARD:

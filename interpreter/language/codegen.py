@@ -42,7 +42,7 @@ from happydayz.language import ast
 from happydayz.language.budget import spend
 from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, CheckedPower, as_set
 from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
-                                         OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before,
+                                         OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before, held_card,
                                          _divide, _MISSING, _player, _position, _unique, attribute_test)
 from happydayz.language.visitor import Visitor
 
@@ -55,7 +55,7 @@ NAMESPACE: dict[str, Any] = {
     "tuple": tuple, "list": list, "dict": dict, "set": set, "len": len, "max": max, "min": min, "sum": sum,
     "range": range, "sorted": sorted, "bool": bool, "filter": filter, "enumerate": enumerate,
     "_filterfalse": filterfalse, "_unique": _unique, "_divide": _divide, "_player": _player, "_position": _position,
-    "_before": _before, "_Blind": Blind, "_MISSING": _MISSING, "_spend": spend,
+    "_before": _before, "_Blind": Blind, "_held_card": held_card, "_MISSING": _MISSING, "_spend": spend,
     "_spans": (),  # (power, span) of each of the power's loops (Generated.spans), for R001: set by install
 }
 #: The generator's own identifiers: functions (_e entry points of instructions, _r of rules, _f helpers) and locals.
@@ -290,7 +290,11 @@ class CodeGenerator(Visitor):
 
     def state_read(self, name: str, owner: str | None) -> str:
         spec = self.state[name]
-        default = ("True" if spec.default else "False") if type(spec.default) is bool else _literal(spec.default, int)
+        if spec.holds == CARD:  # a mark holding a card reads as Cards (compiler.held_card)
+            return f"_held_card(ctx.g.state.get(({_literal(spec.key, str)}, {self.state_owner(spec, owner)})))"
+        default = spec.default
+        default = ("True" if default else "False") if type(default) is bool else "None" if default is None else \
+            _literal(default, type(default))
         return f"ctx.g.state.get(({_literal(spec.key, str)}, {self.state_owner(spec, owner)}), {default})"
 
     def effect_Declare(self, s: ast.Declare) -> str:

@@ -24,7 +24,7 @@ from happydayz.language import ast
 from happydayz.base.errors import Span, SyntaxProblem
 from happydayz.language.budget import spend
 from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, MAX_NUMBERS,
-                                       CheckedPower, as_set)
+                                       SIDE, CheckedPower, as_set)
 from happydayz.language.render import Prompts
 from happydayz.language.visitor import Visitor
 
@@ -116,12 +116,21 @@ class StateSpec:
     lifetime: str  # round, game
     visibility: str  # public, secret
     option: int | bool | None = None  # a scenario option: its declared default (the scenario may set another)
+    holds: str | None = None  # a mark's `: TYPE` (Faction, Card, Community, Side); None: a Number or a Yes/No
+    shared: str = ""  # "declares" or "uses": one state of the game, kept under SHARED_STATE + name
 
     @property
-    def default(self) -> int | bool:
+    def default(self) -> int | bool | str | None:
         if self.option is not None:
             return self.option
+        if self.holds is not None:
+            return HOLDS_DEFAULT[self.holds]
         return 0 if self.kind == "counter" else False
+
+    @property
+    def shape(self) -> tuple:
+        """What a `uses` line must say of a shared state as its declaration does: kind, what it holds, per Community."""
+        return self.kind, self.holds, self.per_community
 
 
 @dataclass
@@ -162,8 +171,9 @@ class Compiler(Visitor):
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.power_name = power.name  # for R001, when a loop of its expressions spends the step budget
-        self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
-                                        d.visibility, d.option) for d in power.state}
+        self.state = {d.name: StateSpec(SHARED_STATE + d.name if d.shared else f"{power.name}:{d.name}", d.name,
+                                        d.kind, d.per_community, d.lifetime, d.visibility, d.option,
+                                        *((d.holds, d.shared) if d.holds or d.shared else ())) for d in power.state}
 
     def type_of(self, node: ast.Node) -> str:
         return self.types[id(node)]
@@ -311,6 +321,8 @@ class Compiler(Visitor):
     def _state_reader(self, name: str, owner: Fn | None) -> Fn:
         spec = self.state[name]
         key, whose, default = spec.key, self._state_owner(spec, owner), spec.default
+        if spec.holds == CARD:  # a mark holding a card reads as Cards: none until it is set
+            return lambda ctx: held_card(ctx.g.state.get((key, whose(ctx))))
         return lambda ctx: ctx.g.state.get((key, whose(ctx)), default)
 
     def effect_Declare(self, s: ast.Declare) -> Fn:
@@ -751,6 +763,18 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": op
 #: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
 AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
                  "trump": "Auction:trump", "bid": "Auction:bid"}
+#: Where the kernel keeps the shared counters and marks (`shared mark trump: Faction`): one of the game by name.
+SHARED_STATE = "Shared:"
+#: A mark holding a Faction, a Card, a Community or a Side before it is set: no Faction, no card (it reads as
+#: no Cards), Community 0 (as `dealer` and `auction_winner` before any), the + side.
+HOLDS_DEFAULT = {FACTION: None, CARD: None, COMMUNITY: 0, SIDE: "+"}
+
+
+def held_card(card: int | None) -> tuple:
+    """A mark holding a card, read: the card as a group, or no card before it is set."""
+    return () if card is None else (card,)
+
+
 #: Where the kernel keeps the round's dealer in the game's state (a hand with a dealer: docs/boxes.md).
 DEALER_STATE = "Hand:dealer"
 
