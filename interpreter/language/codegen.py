@@ -362,7 +362,15 @@ class CodeGenerator(Visitor):
     def group(self, node: ast.Node) -> str:
         """An expression read as a group: a single card, Community or Faction becomes a 1-tuple."""
         expression = self.expr(node)
+        if self.type_of(node) in (CARD, COMMUNITY, FACTION) and self.reads_unset(node):
+            return f"_held_card({expression})"  # a mark holding a Faction, not set yet: no Faction
         return f"({expression},)" if self.type_of(node) in (CARD, COMMUNITY, FACTION) else expression
+
+    def reads_unset(self, node: ast.Node) -> bool:
+        """`node` reads a mark holding a Faction, None before it is set (compiler.Compiler.reads_unset)."""
+        name = node.name if isinstance(node, (ast.NameRef, ast.StateOf)) else None
+        return name in self.state and self.state[name].holds == FACTION and (
+            isinstance(node, ast.StateOf) or name not in _BUILTINS)
 
     def expr_IntLit(self, n: ast.IntLit) -> str:
         return _literal(n.value, int)
@@ -402,7 +410,7 @@ class CodeGenerator(Visitor):
         return f"(({self.seat(n.of)} + {_literal(1 if n.side == 'left' else -1, int)}) % ctx.g.n)"
 
     def expr_ListLit(self, n: ast.ListLit) -> str:
-        return f"_unique([{', '.join(self.expr(i) for i in n.items)}])"
+        return f"_unique([{', '.join(self.group(i) if self.reads_unset(i) else self.expr(i) for i in n.items)}])"
 
     def expr_Arith(self, n: ast.Arith) -> str:
         t = self.type_of(n)

@@ -396,8 +396,16 @@ class Compiler(Visitor):
         """An expression read as a group: a single card or Community becomes a 1-tuple."""
         f = self.expr(node)
         if self.type_of(node) in (CARD, COMMUNITY, FACTION):
+            if self.reads_unset(node):  # a mark holding a Faction, not set yet: no Faction
+                return lambda ctx: held_card(f(ctx))
             return lambda ctx: (f(ctx),)
         return f
+
+    def reads_unset(self, node: ast.Node) -> bool:
+        """`node` reads a mark holding a Faction, which is None before it is set (HOLDS_DEFAULT)."""
+        name = node.name if isinstance(node, (ast.NameRef, ast.StateOf)) else None
+        return name in self.state and self.state[name].holds == FACTION and (
+            isinstance(node, ast.StateOf) or name not in _BUILTIN_READERS)
 
     def expr(self, n: ast.Node) -> Fn:
         """A closure `f(ctx) -> value` computing the expression."""
@@ -459,7 +467,7 @@ class Compiler(Visitor):
         return lambda ctx: (of(ctx) + step) % ctx.g.n
 
     def expr_ListLit(self, n):
-        items = [self.expr(i) for i in n.items]
+        items = [self.group(i) if self.reads_unset(i) else self.expr(i) for i in n.items]  # (tuples are flattened)
         return lambda ctx: _unique(f(ctx) for f in items)
 
     def expr_Arith(self, n):
@@ -770,8 +778,8 @@ SHARED_STATE = "Shared:"
 HOLDS_DEFAULT = {FACTION: None, CARD: None, COMMUNITY: 0, SIDE: "+"}
 
 
-def held_card(card: int | None) -> tuple:
-    """A mark holding a card, read: the card as a group, or no card before it is set."""
+def held_card(card: int | str | None) -> tuple:
+    """A mark holding a card (or a Faction, read as a group), read: the card as a group, or none before it is set."""
     return () if card is None else (card,)
 
 
