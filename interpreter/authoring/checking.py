@@ -96,6 +96,7 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
                                        hint=f"write the three variants in {power_path.name}, or play it as basic"))
     problems += _option_problems(doc, scenario, extended, trees)
     problems += _shared_problems(scenario, extended, trees)
+    problems += _precedence_warnings(scenario, extended, trees)
     for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
         power = extended.extra_added.get(entry["name"])
         if power is None:
@@ -174,6 +175,43 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
                                        f"'shared {_shape(found[0])}' in {found[1].name}", "D051",
                                        hint=f"uses {_shape(found[0])}"))
     return problems
+
+
+def _precedence_warnings(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
+    """W013 at each Faction's `rule trumps` when an added power of the scenario has a game-wide one: both can
+    apply to one card (the Faction's is tested first; the card trumps if either holds)."""
+    added = extended.all_added_powers()
+    game_wide = []
+    for name in scenario.added:
+        tree = _tree(added[name].power_file, trees) if name in added else None
+        if tree is not None and any(r.kind == "trumps" for r in tree.rules):
+            game_wide.append(tree.name)
+    if not game_wide:
+        return []
+    problems = []
+    factions = extended.all_factions()
+    for choice in scenario.factions:
+        tree = _tree(factions[choice.faction].power_file, trees) if choice.faction in factions else None
+        if tree is None:
+            continue
+        rules = [r for v in tree.variants if v.kind == choice.variant for r in v.rules] or list(tree.rules)
+        for rule in rules:
+            if rule.kind == "trumps":
+                problems.append(Diagnostic(rule.span, f"this rule and the game-wide 'rule trumps' of "
+                                           f"{', '.join(game_wide)} can both apply to a card of {choice.faction}: "
+                                           "this one is tested first, then the game-wide one, and the card trumps "
+                                           "if either holds", "W013", severity="warning",
+                                           hint="fold both conditions into one rule if the card should trump only "
+                                                "when both hold"))
+    return problems
+
+
+def _tree(file, trees: dict):
+    path = Path(file).resolve()
+    try:
+        return trees[path] if path in trees else parse_file(path)
+    except HappyError:
+        return None  # reported when the power file is checked
 
 
 def _shape(d) -> str:

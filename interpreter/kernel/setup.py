@@ -68,13 +68,22 @@ class GameSetup:
     round_state: frozenset[str] = frozenset()  # the keys of those kept for a round only
     option_state: dict[tuple, object] = field(default_factory=dict)  # (key, None) -> each option's value this game
     kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
+    # the added powers' game-wide `rule trumps` (over every card), in the scenario's order; () in most games
+    game_trumps: tuple = ()
+    with_game_rules: dict = field(default_factory=dict, repr=False)  # id(a Faction's rules) -> them with game_trumps
 
     @property
     def n(self) -> int:
         return self.options.players
 
     def rules(self, faction: str, variant: str) -> VariantProgram:
-        return self.faction_power[faction].variant(variant)
+        own = self.faction_power[faction].variant(variant)
+        if not self.game_trumps:
+            return own
+        merged = self.with_game_rules.get(id(own))
+        if merged is None:
+            merged = self.with_game_rules[id(own)] = (own, with_game_trumps(own, self.game_trumps))
+        return merged[1]
 
     def hand_size(self, round_no: int) -> int:
         """Cards dealt to each Community in round `round_no` (a round past the game's last: the last's)."""
@@ -241,6 +250,17 @@ def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: s
     return power
 
 
+def with_game_trumps(own: VariantProgram, game: tuple) -> VariantProgram:
+    """A Faction's rules with the game-wide `rule trumps` of added powers: its own rule is tested first, then
+    each game-wide one in turn; the card trumps if one holds (docs/language.md, "Game-wide rules")."""
+    tests = ((own.trumps,) if own.trumps is not None else ()) + game
+
+    def trumps(ctx) -> bool:
+        return any(test(ctx) for test in tests)
+
+    return replace(own, trumps=trumps)
+
+
 def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
     owners: dict[str, object] = {}  # state key -> the power file that declares it
@@ -276,6 +296,8 @@ def _index_programs(setup: GameSetup) -> None:
                                                   "auction's: give the power another name")
             setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
+    fixed = [setup.added_power[name] for name in setup.scenario.added if name in setup.added_power]
+    setup.game_trumps = tuple(p.variant("fixed").trumps for p in fixed if p.fixed and p.variant("fixed").trumps)
     _set_options(setup)
 
 

@@ -1328,6 +1328,8 @@ class Renderer(Visitor):
         name = faction or self.power.name
         one = singular(name)
         a_one = f"{article(one)} {one}"
+        if self.power.binding.kind == "added":  # a game-wide rule: it acts on every card of the game
+            one, a_one = "card", "any card, whatever its Faction,"
         trumps = any(r.kind == "trumps" for r in rules)
         lines: list[Line] = []
         for r in rules:

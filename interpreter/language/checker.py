@@ -43,7 +43,7 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "round": (INT, ANY),
     "players": (INT, ANY),
     "trick": (CARDS, IN_A_TRICK),
-    "encounter": (CARDS, TRICK_WON),
+    "encounter": (CARDS, TRICK_WON + (RULE,)),  # in a rule: the card turned up for the trick being played
     "led": (FACTION, IN_A_TRICK),
     "leader": (COMMUNITY, IN_A_TRICK),
     "winner": (COMMUNITY, TRICK_WON),
@@ -76,6 +76,7 @@ MAX_NUMBERS = 50  # the most Numbers `numbers(a, b)` offers (a choice is a decis
 CARD_HOOKS = ("win", "play", "lead", "trick")
 RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played", "bids_only_when")
 GAME_RULES = ("bids_only_when",)  # rules of any power (the others act on a Faction's cards)
+ADDED_RULES = ("trumps",)  # rules an added power carries over every card of the game (game-wide rules)
 
 
 #: What a mark may hold besides a Yes/No (`mark trump: Faction`); a counter holds a Number.
@@ -252,8 +253,11 @@ class Checker(Visitor):
             if rule.kind in kinds:
                 self.sink.error(rule.span, "this rule is written twice here", "C026")
             kinds.add(rule.kind)
-            if self.binding != "faction" and rule.kind not in GAME_RULES:
-                self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
+            if self.binding != "faction" and rule.kind not in GAME_RULES and not (
+                    self.binding == "added" and rule.kind in ADDED_RULES):
+                self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards"
+                                + (" (an added power carries 'rule trumps when' over every card)"
+                                   if self.binding == "added" else ""), "C027")
             if rule.condition is not None:
                 self.context = AUCTION if rule.kind in GAME_RULES else RULE
                 if rule.kind == "beats":

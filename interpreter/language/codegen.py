@@ -64,6 +64,7 @@ PARAMETER = "ctx"
 
 # The words of the language as the generated code writes them: each is the generator's own string.
 _ZONES = ("hand", "transfer", "expedition")
+_RULE_ZONES = ("encounter",)  # the zone of the trick's turned-up card, read by `encounter` in a rule
 _ATTRIBUTES = ("value", "survivors", "faction")
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _ARITHMETIC = ("+", "-", "*")
@@ -75,7 +76,7 @@ _OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-") + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
 _AUCTION = (*AUCTION_STATE.values(), DEALER_STATE)  # the keys of the hand's record in the game's state
 #: Every string the generator writes of its own accord (a power's strings are its Factions, variables and counters).
-VOCABULARY = frozenset(_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS + _AUCTION)
+VOCABULARY = frozenset(_ZONES + _RULE_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS + _AUCTION)
 
 
 def _auction_read(part: str, owner: str = "None", default: str = "0") -> str:
@@ -185,6 +186,7 @@ class CodeGenerator(Visitor):
         self.types = checked.types
         self.state = state
         self.power_name = checked.power.name
+        self.in_rule = False  # writing a rule's condition
         self.spans: list = []
         self.height = 0  # how deep the expression being written nests (see expr)
         self.defs: list[str] = []
@@ -227,6 +229,7 @@ class CodeGenerator(Visitor):
         generated = Generated("")
         for kind, variant in compiled.variants.items():
             words = f"variant {_word(kind, _VARIANT_KINDS)}"
+            self.in_rule = True  # (`encounter` reads the trick's turned-up card: see expr_NameRef)
             if variant.trumps_source is not None:
                 name = self.entry("r", self.expr(variant.trumps_source), f"{words}, rule trumps")
                 generated.rules.append((kind, "trumps", name))
@@ -234,6 +237,7 @@ class CodeGenerator(Visitor):
                 expression = self.group(node) if rule == "beats" else self.expr(node)
                 name = self.entry("r", expression, f"{words}, rule {_word(rule, ast.RULE_KINDS)}")
                 generated.rules.append((kind, rule, name))
+            self.in_rule = False
             for hook, program in variant.hooks.items():
                 for pc, ins in enumerate(program.instructions):
                     comment = f"{words}, hook {_word(hook, tuple(HOOK_NAMES.values()))}, {pc}: {OPCODE_NAMES[ins[0]]}"
@@ -380,6 +384,8 @@ class CodeGenerator(Visitor):
 
     def expr_NameRef(self, n: ast.NameRef) -> str:
         if n.name in _BUILTINS:  # ('it' is not one: it is a variable)
+            if n.name == "encounter" and self.in_rule:  # compiler._rule_encounter
+                return f"tuple(ctx.g.zones.get({_word('encounter', _RULE_ZONES)}, ()))"
             return _BUILTINS[n.name]
         if n.name in self.state:
             return self.state_read(n.name, None)

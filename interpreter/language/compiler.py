@@ -171,6 +171,7 @@ class Compiler(Visitor):
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.power_name = power.name  # for R001, when a loop of its expressions spends the step budget
+        self.in_rule = False  # compiling a rule's condition
         self.state = {d.name: StateSpec(SHARED_STATE + d.name if d.shared else f"{power.name}:{d.name}", d.name,
                                         d.kind, d.per_community, d.lifetime, d.visibility, d.option,
                                         *((d.holds, d.shared) if d.holds or d.shared else ())) for d in power.state}
@@ -199,6 +200,7 @@ class Compiler(Visitor):
             vp.hooks[HOOK_NAMES[hook.timing]] = program
         vp.on_win, vp.end_of_round = vp.hooks.get("win"), vp.hooks.get("end")
         for rule in rules:
+            self.in_rule = True  # (`encounter` reads the trick's turned-up card: see expr_NameRef)
             if rule.kind == "trumps":
                 vp.trumps = self.expr(rule.condition)
                 vp.trumps_source = rule.condition
@@ -212,6 +214,7 @@ class Compiler(Visitor):
                 setattr(vp, rule.kind, _ALWAYS)
             else:
                 setattr(vp, rule.kind, True)
+        self.in_rule = False
         return vp
 
     # ------------------------------------------------------------ statements
@@ -423,6 +426,8 @@ class Compiler(Visitor):
         name = n.name
         builtin = _BUILTIN_READERS.get(name)
         if builtin is not None and not self._is_variable(n):
+            if name == "encounter" and self.in_rule:
+                return _rule_encounter
             return builtin
         if name in self.state:  # (never a local: see statement_SetVar)
             return self._state_reader(name, None)
@@ -712,6 +717,11 @@ def _me(ctx):
 
 def _ALWAYS(ctx) -> bool:
     return True
+
+
+def _rule_encounter(ctx) -> tuple:
+    """`encounter` in a rule's condition: the Encounter card turned up for the trick being played (none: ())."""
+    return tuple(ctx.g.zones.get("encounter", ()))
 
 
 def _plays(ctx) -> list:
