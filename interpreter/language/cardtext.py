@@ -20,9 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from happydayz.language import ast
-from happydayz.language.checker import BOOL, CARD, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
+from happydayz.language.checker import BOOL, CARD, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
 from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NOUNS, COMPARISON_WORDS,
-                                        HOLDS_LIFETIME_WORDS, HOLDS_NOUNS, HOOK_TIMING_WORDS, LIFETIME_WORDS, NAMES, SIDE_WORDS, ZONE_FROM_WORDS,
+                                        HOLDS_LIFETIME_WORDS, HOLDS_NOUNS, HOOK_TIMING_WORDS, LIFETIME_WORDS, NAMES,
+                                        SIDE_WORDS, ZONE_FROM_WORDS,
                                         ZONE_WORDS, article, cap, join_words, plural, singular, survivors)
 from happydayz.language.parser import parse_file
 from happydayz.language.visitor import Visitor
@@ -330,6 +331,11 @@ class Renderer(Visitor):
         return self.handler("group", n)(n, ctx)
 
     def group_ZoneRef(self, n: ast.ZoneRef, ctx: Ctx) -> NP:
+        if n.owner is not None and self.type_of(n.owner) == COMMUNITIES:  # the zones of a group of Communities
+            whose = self.group(n.owner, ctx).definite()
+            zones = {"hand": "hands", "transfer": "Transfer zones", "held": "hands and Transfer zones",
+                     "expedition": "Expedition zones"}[n.zone]
+            return NP(CARD, loc_in=f" in the {zones} of {whose}", loc_from=f" from the {zones} of {whose}")
         owner = self.who(n.owner, ctx)
         return NP(CARD, loc_in=f" in {owner.owning(ZONE_WORDS[n.zone])}",
                   loc_from=f" from {owner.owning(ZONE_FROM_WORDS[n.zone])}", owner=owner)

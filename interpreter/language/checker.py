@@ -548,8 +548,11 @@ class Checker(Visitor):
         return ATTR_TYPES[n.attr]
 
     def expr_ZoneRef(self, n: ast.ZoneRef, scope: _Scope) -> str:
-        if n.owner is not None:
-            self.expect(n.owner, scope, COMMUNITY, f"whose {n.zone}")
+        if n.owner is not None:  # one Community's zone, or a group's: the zones of each, one after the other
+            t = self.expr(n.owner, scope)
+            if t is not None and as_set(t) != COMMUNITIES:
+                self.sink.error(n.owner.span, f"whose {n.zone} must be a Community or a group of Communities, but "
+                                f"this is {_a(t)}", "C010")
         return CARDS
 
     def expr_Neighbour(self, n: ast.Neighbour, scope: _Scope) -> str:

@@ -404,6 +404,13 @@ class CodeGenerator(Visitor):
         return f"ctx.g.tables.read[{_word(n.attr, _ATTRIBUTES)}][{self.expr(n.target)}]"
 
     def expr_ZoneRef(self, n: ast.ZoneRef) -> str:
+        if n.owner is not None and self.type_of(n.owner) == COMMUNITIES:  # compiler.Compiler.expr_ZoneRef
+            seat, card = self.fresh("x"), self.fresh("x")
+            if n.zone == "held":
+                cards = f"ctx.g.held({seat})"
+            else:
+                cards = f"ctx.g.zones[ctx.g.tables.zone_keys[{_word(n.zone, _ZONES)}][{seat}]]"
+            return f"tuple([{card} for {seat} in {self.group(n.owner)} for {card} in {cards}])"
         if n.zone == "held":
             return f"ctx.g.held({self.seat(n.owner)})"
         return f"tuple({self.zone_list(n)})"
@@ -504,7 +511,8 @@ class CodeGenerator(Visitor):
     def expr_Call(self, n: ast.Call) -> str:
         name, args = n.function, n.args
         if name == "count":
-            if isinstance(args[0], ast.ZoneRef) and args[0].zone != "held":
+            if isinstance(args[0], ast.ZoneRef) and args[0].zone != "held" and not (
+                    args[0].owner is not None and self.type_of(args[0].owner) == COMMUNITIES):
                 return f"len({self.zone_list(args[0])})"  # the zone's size, without copying it
             return f"len({self.group(args[0])})"
         if name in ("min", "max", "sum"):

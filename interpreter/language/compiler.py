@@ -450,6 +450,11 @@ class Compiler(Visitor):
         return lambda ctx: ctx.g.tables.read[attr][target(ctx)]
 
     def expr_ZoneRef(self, n):
+        if self.of_group(n):  # `hand of others`: the zones of each Community of the group, in its order
+            owners, zone = self.group(n.owner), n.zone
+            if zone == "held":
+                return lambda ctx: tuple(c for seat in owners(ctx) for c in ctx.g.held(seat))
+            return lambda ctx: tuple(c for seat in owners(ctx) for c in ctx.g.zones[ctx.g.tables.zone_keys[zone][seat]])
         if n.zone == "held":
             owner = self.expr(n.owner) if n.owner else _me
             return lambda ctx: ctx.g.held(owner(ctx))
@@ -465,6 +470,10 @@ class Compiler(Visitor):
             return read(g.zones[g.tables.zone_keys[zone][owner(ctx)]])
 
         return run
+
+    def of_group(self, n: ast.ZoneRef) -> bool:
+        """The zone of a group of Communities (`expedition of [self, left of left]`), not of one."""
+        return n.owner is not None and self.type_of(n.owner) == COMMUNITIES
 
     def expr_Neighbour(self, n):
         of = self.expr(n.of) if n.of else _me
@@ -632,7 +641,7 @@ class Compiler(Visitor):
         name = n.function
         args = [self.group(a) if i == 0 and name in _GROUP_FUNCTIONS else self.expr(a) for i, a in enumerate(n.args)]
         if name == "count":
-            if isinstance(n.args[0], ast.ZoneRef) and n.args[0].zone != "held":
+            if isinstance(n.args[0], ast.ZoneRef) and n.args[0].zone != "held" and not self.of_group(n.args[0]):
                 return self._zone_reader(n.args[0], len)  # the zone's size, without copying it
             f = args[0]
             return lambda ctx: len(f(ctx))
