@@ -95,6 +95,8 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
                                        f"so it cannot be played as '{choice.variant}'", "D033",
                                        hint=f"write the three variants in {power_path.name}, or play it as basic"))
     problems += _option_problems(doc, scenario, extended, trees)
+    problems += _shared_problems(scenario, extended, trees)
+    problems += _precedence_warnings(scenario, extended, trees)
     for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
         power = extended.extra_added.get(entry["name"])
         if power is None:
@@ -136,6 +138,85 @@ def _option_problems(doc, scenario, extended: Library, trees: dict) -> list[Diag
         if problem:
             problems.append(Diagnostic(doc.span(("options", name)), f"options.{name}: {problem}", "D037"))
     return problems
+
+
+def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
+    """Each `uses` line of the scenario's powers against the shared state it names (D050, D051), at its line; a
+    shared state declared by two of them (D052), at the second declaration."""
+    files = [extended.all_factions()[c.faction].power_file for c in scenario.factions
+             if c.faction in extended.all_factions()]
+    added = extended.all_added_powers()
+    files += [added[name].power_file for name in scenario.added if name in added]
+    declared: dict[str, tuple] = {}  # name -> (its declaration, the file)
+    uses: list = []
+    problems = []
+    for file in dict.fromkeys(Path(f).resolve() for f in files):
+        try:
+            tree = trees[file] if file in trees else parse_file(file)
+        except HappyError:
+            continue  # reported when the power file is checked
+        for d in tree.state:
+            if d.shared == "uses":
+                uses.append(d)
+            elif d.shared and d.name in declared:
+                problems.append(Diagnostic(d.span, f"the shared {d.kind} '{d.name}' is declared twice in this game: "
+                                           f"{declared[d.name][1].name} declares it too", "D052",
+                                           hint=f"keep one declaration; the other powers say 'uses {d.kind} {d.name}'"))
+            elif d.shared:
+                declared[d.name] = (d, file)
+    for d in uses:
+        found = declared.get(d.name)
+        if found is None:
+            problems.append(Diagnostic(d.span, f"no power of this game declares the shared {d.kind} '{d.name}'",
+                                       "D050", hint=f"an added power of the scenario declares it: "
+                                       f"'shared {_shape(d)}'"))
+        elif _shape(found[0]) != _shape(d):
+            problems.append(Diagnostic(d.span, f"'uses {_shape(d)}' does not match the declaration "
+                                       f"'shared {_shape(found[0])}' in {found[1].name}", "D051",
+                                       hint=f"uses {_shape(found[0])}"))
+    return problems
+
+
+def _precedence_warnings(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
+    """W013 at each Faction's `rule trumps` when an added power of the scenario has a game-wide one: both can
+    apply to one card (the Faction's is tested first; the card trumps if either holds)."""
+    added = extended.all_added_powers()
+    game_wide = []
+    for name in scenario.added:
+        tree = _tree(added[name].power_file, trees) if name in added else None
+        if tree is not None and any(r.kind == "trumps" for r in tree.rules):
+            game_wide.append(tree.name)
+    if not game_wide:
+        return []
+    problems = []
+    factions = extended.all_factions()
+    for choice in scenario.factions:
+        tree = _tree(factions[choice.faction].power_file, trees) if choice.faction in factions else None
+        if tree is None:
+            continue
+        rules = [r for v in tree.variants if v.kind == choice.variant for r in v.rules] or list(tree.rules)
+        for rule in rules:
+            if rule.kind == "trumps":
+                problems.append(Diagnostic(rule.span, f"this rule and the game-wide 'rule trumps' of "
+                                           f"{', '.join(game_wide)} can both apply to a card of {choice.faction}: "
+                                           "this one is tested first, then the game-wide one, and the card trumps "
+                                           "if either holds", "W013", severity="warning",
+                                           hint="fold both conditions into one rule if the card should trump only "
+                                                "when both hold"))
+    return problems
+
+
+def _tree(file, trees: dict):
+    path = Path(file).resolve()
+    try:
+        return trees[path] if path in trees else parse_file(path)
+    except HappyError:
+        return None  # reported when the power file is checked
+
+
+def _shape(d) -> str:
+    """A shared state as a `uses` line names it: kind, name, what it holds, per Community."""
+    return f"{d.kind} {d.name}" + (f": {d.holds}" if d.holds else "") + (" per community" if d.per_community else "")
 
 
 def check_paths(paths: list[str | os.PathLike], env: Environment | None = None) -> list[Diagnostic]:

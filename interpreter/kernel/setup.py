@@ -68,13 +68,22 @@ class GameSetup:
     round_state: frozenset[str] = frozenset()  # the keys of those kept for a round only
     option_state: dict[tuple, object] = field(default_factory=dict)  # (key, None) -> each option's value this game
     kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
+    # the added powers' game-wide `rule trumps` (over every card), in the scenario's order; () in most games
+    game_trumps: tuple = ()
+    with_game_rules: dict = field(default_factory=dict, repr=False)  # id(a Faction's rules) -> them with game_trumps
 
     @property
     def n(self) -> int:
         return self.options.players
 
     def rules(self, faction: str, variant: str) -> VariantProgram:
-        return self.faction_power[faction].variant(variant)
+        own = self.faction_power[faction].variant(variant)
+        if not self.game_trumps:
+            return own
+        merged = self.with_game_rules.get(id(own))
+        if merged is None:
+            merged = self.with_game_rules[id(own)] = (own, with_game_trumps(own, self.game_trumps))
+        return merged[1]
 
     def hand_size(self, round_no: int) -> int:
         """Cards dealt to each Community in round `round_no` (a round past the game's last: the last's)."""
@@ -241,19 +250,42 @@ def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: s
     return power
 
 
+def with_game_trumps(own: VariantProgram, game: tuple) -> VariantProgram:
+    """A Faction's rules with the game-wide `rule trumps` of added powers: its own rule is tested first, then
+    each game-wide one in turn; the card trumps if one holds (docs/language.md, "Game-wide rules")."""
+    tests = ((own.trumps,) if own.trumps is not None else ()) + game
+
+    def trumps(ctx) -> bool:
+        return any(test(ctx) for test in tests)
+
+    return replace(own, trumps=trumps)
+
+
 def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
     owners: dict[str, object] = {}  # state key -> the power file that declares it
+    used: list[tuple[CompiledPower, StateSpec]] = []  # the shared states the powers' `uses` lines name
     for power in powers:
         for kind, variant in power.variants.items():
             for hook, program in variant.hooks.items():
                 setup.programs[power.hook_key(kind, hook)] = program
         for spec in power.state.values():
+            if spec.shared == "uses":
+                used.append((power, spec))
+                continue
             if owners.setdefault(spec.key, power.file) != power.file:
+                if spec.shared:
+                    raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} "
+                                      f"both declare the shared {spec.kind} '{spec.name}': one declares it, the "
+                                      "others say 'uses'")
                 raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} are "
                                   f"both named '{power.name}' and both keep '{spec.name}': give the powers different "
                                   "names, so that each keeps its own")
             setup.state_specs[spec.key] = spec
+    for power, spec in used:  # each `uses` line names a shared state of the game, as it is declared
+        problem = shared_use_problem(spec, setup.state_specs.get(spec.key))
+        if problem:
+            raise setup_error(setup.scenario, f"{power.file.name}: {problem}")
     kept = [*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()] if setup.hand.auction is not None else []
     if setup.hand.dealer != "none":
         kept.append(("dealer", DEALER_STATE))
@@ -264,7 +296,24 @@ def _index_programs(setup: GameSetup) -> None:
                                                   "auction's: give the power another name")
             setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
+    fixed = [setup.added_power[name] for name in setup.scenario.added if name in setup.added_power]
+    setup.game_trumps = tuple(p.variant("fixed").trumps for p in fixed if p.fixed and p.variant("fixed").trumps)
     _set_options(setup)
+
+
+def shared_use_problem(used: StateSpec, declared: StateSpec | None) -> str | None:
+    """What is wrong with a `uses` line against the shared state of its name the game declares; None if nothing."""
+    if declared is None or not declared.shared:
+        return (f"'uses {used.kind} {used.name}' names a shared {used.kind} that no power of the game declares "
+                f"(an added power's 'shared {used.kind} {used.name}')")
+    if used.shape != declared.shape:
+        return (f"'uses {_shape_words(used)}' does not match the declaration 'shared {_shape_words(declared)}'")
+    return None
+
+
+def _shape_words(spec: StateSpec) -> str:
+    return (f"{spec.kind} {spec.name}" + (f": {spec.holds}" if spec.holds else "")
+            + (" per community" if spec.per_community else ""))
 
 
 #: What the kernel keeps of an auction in progress, beside its record (compiler.AUCTION_STATE): who bids next,

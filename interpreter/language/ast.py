@@ -333,6 +333,8 @@ class StateDecl(Node):
     lifetime: str  # round, game
     visibility: str  # public, secret (seen by its owner only)
     option: int | bool | None = None  # a scenario option (`option NAME = DEFAULT`): its default; never set in play
+    holds: str | None = None  # a mark's `: TYPE` (Faction, Card, Community, Side); None: a Number or a Yes/No
+    shared: str = ""  # "declares" (`shared ...`, one state of the game) or "uses" (`uses ...`); "": the power's own
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from happydayz.language import ast
-from happydayz.language.checker import BOOL, CARD, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
+from happydayz.language.checker import BOOL, CARD, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, INT, SIDE, CheckedPower, as_set, check
 from happydayz.language.english import (ATTRIBUTE_COMPARISON_WORDS, ATTRIBUTE_NOUNS, COMPARISON_WORDS,
-                                        HOOK_TIMING_WORDS, LIFETIME_WORDS, NAMES, SIDE_WORDS, ZONE_FROM_WORDS,
+                                        HOLDS_LIFETIME_WORDS, HOLDS_NOUNS, HOOK_TIMING_WORDS, LIFETIME_WORDS, NAMES,
+                                        SIDE_WORDS, ZONE_FROM_WORDS,
                                         ZONE_WORDS, article, cap, join_words, plural, singular, survivors)
 from happydayz.language.parser import parse_file
 from happydayz.language.visitor import Visitor
@@ -330,6 +331,11 @@ class Renderer(Visitor):
         return self.handler("group", n)(n, ctx)
 
     def group_ZoneRef(self, n: ast.ZoneRef, ctx: Ctx) -> NP:
+        if n.owner is not None and self.type_of(n.owner) == COMMUNITIES:  # the zones of a group of Communities
+            whose = self.group(n.owner, ctx).definite()
+            zones = {"hand": "hands", "transfer": "Transfer zones", "held": "hands and Transfer zones",
+                     "expedition": "Expedition zones"}[n.zone]
+            return NP(CARD, loc_in=f" in the {zones} of {whose}", loc_from=f" from the {zones} of {whose}")
         owner = self.who(n.owner, ctx)
         return NP(CARD, loc_in=f" in {owner.owning(ZONE_WORDS[n.zone])}",
                   loc_from=f" from {owner.owning(ZONE_FROM_WORDS[n.zone])}", owner=owner)
@@ -1038,7 +1044,9 @@ class Renderer(Visitor):
         label = decl.name.replace("_", " ")
         if decl.option is not None:
             return f"the option “{label}”"
-        if decl.kind == "mark":
+        if decl.holds is not None:  # `mark trump: Faction`: "the Faction “trump”"
+            label = f"{HOLDS_NOUNS.get(decl.holds, decl.holds)} “{label}”"
+        elif decl.kind == "mark":
             label = f"mark “{label}”"
         if not decl.per_community:
             return f"the {label}" if decl.kind == "mark" else f"the game's {label}"
@@ -1052,10 +1060,10 @@ class Renderer(Visitor):
         n = self.resolve(n, ctx)
         if isinstance(n, ast.StateOf):
             decl = self.state.get(n.name)
-            return (decl, n.owner) if decl is not None and decl.kind == "mark" else None
+            return (decl, n.owner) if decl is not None and decl.kind == "mark" and decl.holds is None else None
         if isinstance(n, ast.NameRef) and n.name not in ctx.vars:
             decl = self.state.get(n.name)
-            return (decl, None) if decl is not None and decl.kind == "mark" else None
+            return (decl, None) if decl is not None and decl.kind == "mark" and decl.holds is None else None
         return None
 
     def state_test(self, decl: ast.StateDecl, owner: ast.Node | None, ctx: Ctx) -> str:
@@ -1064,6 +1072,8 @@ class Renderer(Visitor):
 
     def set_state(self, decl: ast.StateDecl, owner: ast.Node | None, value: ast.Node, ctx: Ctx) -> str:
         target = self.state_value(decl, owner, ctx)
+        if decl.holds is not None:
+            return f"set {target} to {self.value(value, ctx)}"
         if decl.kind == "mark":
             v = self.resolve(value, ctx)
             if isinstance(v, ast.NameRef) and v.name in ("true", "false") and v.name not in ctx.vars:
@@ -1324,6 +1334,8 @@ class Renderer(Visitor):
         name = faction or self.power.name
         one = singular(name)
         a_one = f"{article(one)} {one}"
+        if self.power.binding.kind == "added":  # a game-wide rule: it acts on every card of the game
+            one, a_one = "card", "any card, whatever its Faction,"
         trumps = any(r.kind == "trumps" for r in rules)
         lines: list[Line] = []
         for r in rules:
@@ -1440,9 +1452,18 @@ class Renderer(Visitor):
                 lines.append((0, f"the scenario's option “{label}” ({kind}): {default} unless the scenario sets it"))
                 continue
             thing = f"count of {label}" if d.kind == "counter" else f"mark “{label}”"
+            lifetime = LIFETIME_WORDS[(d.kind, d.lifetime)]
+            if d.holds is not None:
+                thing = f"{HOLDS_NOUNS.get(d.holds, d.holds)} “{label}”"
+                lifetime = HOLDS_LIFETIME_WORDS[(d.holds, d.lifetime)]
+            if d.shared == "uses":
+                whose = "each Community's" if d.per_community else "the game's"
+                lines.append((0, f"this power uses {whose} shared {thing}, which an added power of the game keeps"))
+                continue
             secret = "secret " if d.visibility == "secret" else ""
             keeper = "each Community keeps" if d.per_community else "the game keeps"
-            lines.append((0, f"{keeper} {article(secret or thing)} {secret}{thing}{LIFETIME_WORDS[(d.kind, d.lifetime)]}"))
+            shared = ", shared with every power that uses it" if d.shared else ""
+            lines.append((0, f"{keeper} {article(secret or thing)} {secret}{thing}{lifetime}{shared}"))
         return lines
 
     def section(self, hooks: tuple[ast.Hook, ...], rules: tuple[ast.Rule, ...]) -> list[list[Line]]:

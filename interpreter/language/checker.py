@@ -43,7 +43,7 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "round": (INT, ANY),
     "players": (INT, ANY),
     "trick": (CARDS, IN_A_TRICK),
-    "encounter": (CARDS, TRICK_WON),
+    "encounter": (CARDS, TRICK_WON + (RULE,)),  # in a rule: the card turned up for the trick being played
     "led": (FACTION, IN_A_TRICK),
     "leader": (COMMUNITY, IN_A_TRICK),
     "winner": (COMMUNITY, TRICK_WON),
@@ -76,6 +76,22 @@ MAX_NUMBERS = 50  # the most Numbers `numbers(a, b)` offers (a choice is a decis
 CARD_HOOKS = ("win", "play", "lead", "trick")
 RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played", "bids_only_when")
 GAME_RULES = ("bids_only_when",)  # rules of any power (the others act on a Faction's cards)
+ADDED_RULES = ("trumps",)  # rules an added power carries over every card of the game (game-wide rules)
+
+
+#: What a mark may hold besides a Yes/No (`mark trump: Faction`); a counter holds a Number.
+MARK_HOLDS = (FACTION, CARD, COMMUNITY, SIDE)
+
+
+def written_type(decl: ast.StateDecl) -> str:
+    """The type a counter or a mark is set to: a Number, a Yes/No, or what the mark holds."""
+    return INT if decl.kind == "counter" else decl.holds if decl.holds in MARK_HOLDS else BOOL
+
+
+def read_type(decl: ast.StateDecl) -> str:
+    """The type a counter or a mark reads as; a mark holding a Card reads as Cards (none until it is set)."""
+    t = written_type(decl)
+    return CARDS if t == CARD else t
 
 
 def is_set(t: str | None) -> bool:
@@ -183,6 +199,16 @@ class Checker(Visitor):
             if d.visibility == "secret" and not d.per_community:
                 self.sink.error(d.span, f"a secret {d.kind} belongs to one Community: write 'per community'", "C061",
                                 hint=f"{d.kind} {d.name} per community for {d.lifetime} secret")
+            if d.holds is not None and (d.kind == "counter" or d.holds not in MARK_HOLDS):
+                self.sink.error(d.span, f"a mark holds a Yes/No, or what ': TYPE' names: a Faction, a Card, a "
+                                f"Community or a Side, not '{d.holds}'" if d.kind == "mark" else
+                                f"a counter holds a Number: ': {d.holds}' belongs to a mark", "C071",
+                                hint=f"mark {d.name}: Faction" if d.kind == "mark" else f"mark {d.name}: {d.holds}")
+            if d.shared == "declares" and self.binding != "added":
+                self.sink.error(d.span, f"a shared {d.kind} is declared once for the game, by an added power; this "
+                                "power reads it with a 'uses' line", "C070",
+                                hint=f"uses {d.kind} {d.name}" + (f": {d.holds}" if d.holds else "")
+                                + (" per community" if d.per_community else ""))
             if type(d.option) is str:
                 self.sink.error(d.span, f"an option's default is a whole number, true or false, not '{d.option}'",
                                 "C068", hint=f"option {d.name} = false")
@@ -227,8 +253,11 @@ class Checker(Visitor):
             if rule.kind in kinds:
                 self.sink.error(rule.span, "this rule is written twice here", "C026")
             kinds.add(rule.kind)
-            if self.binding != "faction" and rule.kind not in GAME_RULES:
-                self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
+            if self.binding != "faction" and rule.kind not in GAME_RULES and not (
+                    self.binding == "added" and rule.kind in ADDED_RULES):
+                self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards"
+                                + (" (an added power carries 'rule trumps when' over every card)"
+                                   if self.binding == "added" else ""), "C027")
             if rule.condition is not None:
                 self.context = AUCTION if rule.kind in GAME_RULES else RULE
                 if rule.kind == "beats":
@@ -292,7 +321,7 @@ class Checker(Visitor):
         decl = self.state_declaration(s, name, owner, scope)
         self.not_an_option(s, decl)
         if decl is not None:
-            self.expect(value, scope, INT if decl.kind == "counter" else BOOL, f"the new value of '{name}'")
+            self.expect(value, scope, written_type(decl), f"the new value of '{name}'")
         else:
             self.expr(value, scope)
 
@@ -485,7 +514,7 @@ class Checker(Visitor):
                 scope.declarations[n.name].used = True
             return scope.names[n.name]
         if n.name in self.state:
-            return INT if self.state[n.name].kind == "counter" else BOOL
+            return read_type(self.state[n.name])
         if n.name in BUILTINS:
             t, contexts = BUILTINS[n.name]
             if self.context not in contexts:
@@ -506,7 +535,7 @@ class Checker(Visitor):
         decl = self.state_declaration(n, n.name, n.owner, scope)
         if decl is None:
             return None
-        return INT if decl.kind == "counter" else BOOL
+        return read_type(decl)
 
     def expr_BareAttr(self, n: ast.BareAttr, scope: _Scope) -> str:
         if scope.names.get("it") != CARD:
@@ -519,8 +548,11 @@ class Checker(Visitor):
         return ATTR_TYPES[n.attr]
 
     def expr_ZoneRef(self, n: ast.ZoneRef, scope: _Scope) -> str:
-        if n.owner is not None:
-            self.expect(n.owner, scope, COMMUNITY, f"whose {n.zone}")
+        if n.owner is not None:  # one Community's zone, or a group's: the zones of each, one after the other
+            t = self.expr(n.owner, scope)
+            if t is not None and as_set(t) != COMMUNITIES:
+                self.sink.error(n.owner.span, f"whose {n.zone} must be a Community or a group of Communities, but "
+                                f"this is {_a(t)}", "C010")
         return CARDS
 
     def expr_Neighbour(self, n: ast.Neighbour, scope: _Scope) -> str:

@@ -42,7 +42,7 @@ from happydayz.language import ast
 from happydayz.language.budget import spend
 from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, CheckedPower, as_set
 from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
-                                         OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before,
+                                         OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before, held_card,
                                          _divide, _MISSING, _player, _position, _unique, attribute_test)
 from happydayz.language.visitor import Visitor
 
@@ -55,7 +55,7 @@ NAMESPACE: dict[str, Any] = {
     "tuple": tuple, "list": list, "dict": dict, "set": set, "len": len, "max": max, "min": min, "sum": sum,
     "range": range, "sorted": sorted, "bool": bool, "filter": filter, "enumerate": enumerate,
     "_filterfalse": filterfalse, "_unique": _unique, "_divide": _divide, "_player": _player, "_position": _position,
-    "_before": _before, "_Blind": Blind, "_MISSING": _MISSING, "_spend": spend,
+    "_before": _before, "_Blind": Blind, "_held_card": held_card, "_MISSING": _MISSING, "_spend": spend,
     "_spans": (),  # (power, span) of each of the power's loops (Generated.spans), for R001: set by install
 }
 #: The generator's own identifiers: functions (_e entry points of instructions, _r of rules, _f helpers) and locals.
@@ -64,6 +64,7 @@ PARAMETER = "ctx"
 
 # The words of the language as the generated code writes them: each is the generator's own string.
 _ZONES = ("hand", "transfer", "expedition")
+_RULE_ZONES = ("encounter",)  # the zone of the trick's turned-up card, read by `encounter` in a rule
 _ATTRIBUTES = ("value", "survivors", "faction")
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _ARITHMETIC = ("+", "-", "*")
@@ -75,7 +76,7 @@ _OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-") + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
 _AUCTION = (*AUCTION_STATE.values(), DEALER_STATE)  # the keys of the hand's record in the game's state
 #: Every string the generator writes of its own accord (a power's strings are its Factions, variables and counters).
-VOCABULARY = frozenset(_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS + _AUCTION)
+VOCABULARY = frozenset(_ZONES + _RULE_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS + _AUCTION)
 
 
 def _auction_read(part: str, owner: str = "None", default: str = "0") -> str:
@@ -185,6 +186,7 @@ class CodeGenerator(Visitor):
         self.types = checked.types
         self.state = state
         self.power_name = checked.power.name
+        self.in_rule = False  # writing a rule's condition
         self.spans: list = []
         self.height = 0  # how deep the expression being written nests (see expr)
         self.defs: list[str] = []
@@ -227,6 +229,7 @@ class CodeGenerator(Visitor):
         generated = Generated("")
         for kind, variant in compiled.variants.items():
             words = f"variant {_word(kind, _VARIANT_KINDS)}"
+            self.in_rule = True  # (`encounter` reads the trick's turned-up card: see expr_NameRef)
             if variant.trumps_source is not None:
                 name = self.entry("r", self.expr(variant.trumps_source), f"{words}, rule trumps")
                 generated.rules.append((kind, "trumps", name))
@@ -234,6 +237,7 @@ class CodeGenerator(Visitor):
                 expression = self.group(node) if rule == "beats" else self.expr(node)
                 name = self.entry("r", expression, f"{words}, rule {_word(rule, ast.RULE_KINDS)}")
                 generated.rules.append((kind, rule, name))
+            self.in_rule = False
             for hook, program in variant.hooks.items():
                 for pc, ins in enumerate(program.instructions):
                     comment = f"{words}, hook {_word(hook, tuple(HOOK_NAMES.values()))}, {pc}: {OPCODE_NAMES[ins[0]]}"
@@ -290,7 +294,11 @@ class CodeGenerator(Visitor):
 
     def state_read(self, name: str, owner: str | None) -> str:
         spec = self.state[name]
-        default = ("True" if spec.default else "False") if type(spec.default) is bool else _literal(spec.default, int)
+        if spec.holds == CARD:  # a mark holding a card reads as Cards (compiler.held_card)
+            return f"_held_card(ctx.g.state.get(({_literal(spec.key, str)}, {self.state_owner(spec, owner)})))"
+        default = spec.default
+        default = ("True" if default else "False") if type(default) is bool else "None" if default is None else \
+            _literal(default, type(default))
         return f"ctx.g.state.get(({_literal(spec.key, str)}, {self.state_owner(spec, owner)}), {default})"
 
     def effect_Declare(self, s: ast.Declare) -> str:
@@ -358,7 +366,15 @@ class CodeGenerator(Visitor):
     def group(self, node: ast.Node) -> str:
         """An expression read as a group: a single card, Community or Faction becomes a 1-tuple."""
         expression = self.expr(node)
+        if self.type_of(node) in (CARD, COMMUNITY, FACTION) and self.reads_unset(node):
+            return f"_held_card({expression})"  # a mark holding a Faction, not set yet: no Faction
         return f"({expression},)" if self.type_of(node) in (CARD, COMMUNITY, FACTION) else expression
+
+    def reads_unset(self, node: ast.Node) -> bool:
+        """`node` reads a mark holding a Faction, None before it is set (compiler.Compiler.reads_unset)."""
+        name = node.name if isinstance(node, (ast.NameRef, ast.StateOf)) else None
+        return name in self.state and self.state[name].holds == FACTION and (
+            isinstance(node, ast.StateOf) or name not in _BUILTINS)
 
     def expr_IntLit(self, n: ast.IntLit) -> str:
         return _literal(n.value, int)
@@ -368,6 +384,8 @@ class CodeGenerator(Visitor):
 
     def expr_NameRef(self, n: ast.NameRef) -> str:
         if n.name in _BUILTINS:  # ('it' is not one: it is a variable)
+            if n.name == "encounter" and self.in_rule:  # compiler._rule_encounter
+                return f"tuple(ctx.g.zones.get({_word('encounter', _RULE_ZONES)}, ()))"
             return _BUILTINS[n.name]
         if n.name in self.state:
             return self.state_read(n.name, None)
@@ -386,6 +404,13 @@ class CodeGenerator(Visitor):
         return f"ctx.g.tables.read[{_word(n.attr, _ATTRIBUTES)}][{self.expr(n.target)}]"
 
     def expr_ZoneRef(self, n: ast.ZoneRef) -> str:
+        if n.owner is not None and self.type_of(n.owner) == COMMUNITIES:  # compiler.Compiler.expr_ZoneRef
+            seat, card = self.fresh("x"), self.fresh("x")
+            if n.zone == "held":
+                cards = f"ctx.g.held({seat})"
+            else:
+                cards = f"ctx.g.zones[ctx.g.tables.zone_keys[{_word(n.zone, _ZONES)}][{seat}]]"
+            return f"tuple([{card} for {seat} in {self.group(n.owner)} for {card} in {cards}])"
         if n.zone == "held":
             return f"ctx.g.held({self.seat(n.owner)})"
         return f"tuple({self.zone_list(n)})"
@@ -398,7 +423,7 @@ class CodeGenerator(Visitor):
         return f"(({self.seat(n.of)} + {_literal(1 if n.side == 'left' else -1, int)}) % ctx.g.n)"
 
     def expr_ListLit(self, n: ast.ListLit) -> str:
-        return f"_unique([{', '.join(self.expr(i) for i in n.items)}])"
+        return f"_unique([{', '.join(self.group(i) if self.reads_unset(i) else self.expr(i) for i in n.items)}])"
 
     def expr_Arith(self, n: ast.Arith) -> str:
         t = self.type_of(n)
@@ -486,7 +511,8 @@ class CodeGenerator(Visitor):
     def expr_Call(self, n: ast.Call) -> str:
         name, args = n.function, n.args
         if name == "count":
-            if isinstance(args[0], ast.ZoneRef) and args[0].zone != "held":
+            if isinstance(args[0], ast.ZoneRef) and args[0].zone != "held" and not (
+                    args[0].owner is not None and self.type_of(args[0].owner) == COMMUNITIES):
                 return f"len({self.zone_list(args[0])})"  # the zone's size, without copying it
             return f"len({self.group(args[0])})"
         if name in ("min", "max", "sum"):

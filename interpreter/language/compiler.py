@@ -24,7 +24,7 @@ from happydayz.language import ast
 from happydayz.base.errors import Span, SyntaxProblem
 from happydayz.language.budget import spend
 from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, MAX_NUMBERS,
-                                       CheckedPower, as_set)
+                                       SIDE, CheckedPower, as_set)
 from happydayz.language.render import Prompts
 from happydayz.language.visitor import Visitor
 
@@ -116,12 +116,21 @@ class StateSpec:
     lifetime: str  # round, game
     visibility: str  # public, secret
     option: int | bool | None = None  # a scenario option: its declared default (the scenario may set another)
+    holds: str | None = None  # a mark's `: TYPE` (Faction, Card, Community, Side); None: a Number or a Yes/No
+    shared: str = ""  # "declares" or "uses": one state of the game, kept under SHARED_STATE + name
 
     @property
-    def default(self) -> int | bool:
+    def default(self) -> int | bool | str | None:
         if self.option is not None:
             return self.option
+        if self.holds is not None:
+            return HOLDS_DEFAULT[self.holds]
         return 0 if self.kind == "counter" else False
+
+    @property
+    def shape(self) -> tuple:
+        """What a `uses` line must say of a shared state as its declaration does: kind, what it holds, per Community."""
+        return self.kind, self.holds, self.per_community
 
 
 @dataclass
@@ -162,8 +171,10 @@ class Compiler(Visitor):
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.power_name = power.name  # for R001, when a loop of its expressions spends the step budget
-        self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
-                                        d.visibility, d.option) for d in power.state}
+        self.in_rule = False  # compiling a rule's condition
+        self.state = {d.name: StateSpec(SHARED_STATE + d.name if d.shared else f"{power.name}:{d.name}", d.name,
+                                        d.kind, d.per_community, d.lifetime, d.visibility, d.option,
+                                        *((d.holds, d.shared) if d.holds or d.shared else ())) for d in power.state}
 
     def type_of(self, node: ast.Node) -> str:
         return self.types[id(node)]
@@ -189,6 +200,7 @@ class Compiler(Visitor):
             vp.hooks[HOOK_NAMES[hook.timing]] = program
         vp.on_win, vp.end_of_round = vp.hooks.get("win"), vp.hooks.get("end")
         for rule in rules:
+            self.in_rule = True  # (`encounter` reads the trick's turned-up card: see expr_NameRef)
             if rule.kind == "trumps":
                 vp.trumps = self.expr(rule.condition)
                 vp.trumps_source = rule.condition
@@ -202,6 +214,7 @@ class Compiler(Visitor):
                 setattr(vp, rule.kind, _ALWAYS)
             else:
                 setattr(vp, rule.kind, True)
+        self.in_rule = False
         return vp
 
     # ------------------------------------------------------------ statements
@@ -311,6 +324,8 @@ class Compiler(Visitor):
     def _state_reader(self, name: str, owner: Fn | None) -> Fn:
         spec = self.state[name]
         key, whose, default = spec.key, self._state_owner(spec, owner), spec.default
+        if spec.holds == CARD:  # a mark holding a card reads as Cards: none until it is set
+            return lambda ctx: held_card(ctx.g.state.get((key, whose(ctx))))
         return lambda ctx: ctx.g.state.get((key, whose(ctx)), default)
 
     def effect_Declare(self, s: ast.Declare) -> Fn:
@@ -384,8 +399,16 @@ class Compiler(Visitor):
         """An expression read as a group: a single card or Community becomes a 1-tuple."""
         f = self.expr(node)
         if self.type_of(node) in (CARD, COMMUNITY, FACTION):
+            if self.reads_unset(node):  # a mark holding a Faction, not set yet: no Faction
+                return lambda ctx: held_card(f(ctx))
             return lambda ctx: (f(ctx),)
         return f
+
+    def reads_unset(self, node: ast.Node) -> bool:
+        """`node` reads a mark holding a Faction, which is None before it is set (HOLDS_DEFAULT)."""
+        name = node.name if isinstance(node, (ast.NameRef, ast.StateOf)) else None
+        return name in self.state and self.state[name].holds == FACTION and (
+            isinstance(node, ast.StateOf) or name not in _BUILTIN_READERS)
 
     def expr(self, n: ast.Node) -> Fn:
         """A closure `f(ctx) -> value` computing the expression."""
@@ -403,6 +426,8 @@ class Compiler(Visitor):
         name = n.name
         builtin = _BUILTIN_READERS.get(name)
         if builtin is not None and not self._is_variable(n):
+            if name == "encounter" and self.in_rule:
+                return _rule_encounter
             return builtin
         if name in self.state:  # (never a local: see statement_SetVar)
             return self._state_reader(name, None)
@@ -425,6 +450,11 @@ class Compiler(Visitor):
         return lambda ctx: ctx.g.tables.read[attr][target(ctx)]
 
     def expr_ZoneRef(self, n):
+        if self.of_group(n):  # `hand of others`: the zones of each Community of the group, in its order
+            owners, zone = self.group(n.owner), n.zone
+            if zone == "held":
+                return lambda ctx: tuple(c for seat in owners(ctx) for c in ctx.g.held(seat))
+            return lambda ctx: tuple(c for seat in owners(ctx) for c in ctx.g.zones[ctx.g.tables.zone_keys[zone][seat]])
         if n.zone == "held":
             owner = self.expr(n.owner) if n.owner else _me
             return lambda ctx: ctx.g.held(owner(ctx))
@@ -441,13 +471,17 @@ class Compiler(Visitor):
 
         return run
 
+    def of_group(self, n: ast.ZoneRef) -> bool:
+        """The zone of a group of Communities (`expedition of [self, left of left]`), not of one."""
+        return n.owner is not None and self.type_of(n.owner) == COMMUNITIES
+
     def expr_Neighbour(self, n):
         of = self.expr(n.of) if n.of else _me
         step = 1 if n.side == "left" else -1
         return lambda ctx: (of(ctx) + step) % ctx.g.n
 
     def expr_ListLit(self, n):
-        items = [self.expr(i) for i in n.items]
+        items = [self.group(i) if self.reads_unset(i) else self.expr(i) for i in n.items]  # (tuples are flattened)
         return lambda ctx: _unique(f(ctx) for f in items)
 
     def expr_Arith(self, n):
@@ -607,7 +641,7 @@ class Compiler(Visitor):
         name = n.function
         args = [self.group(a) if i == 0 and name in _GROUP_FUNCTIONS else self.expr(a) for i, a in enumerate(n.args)]
         if name == "count":
-            if isinstance(n.args[0], ast.ZoneRef) and n.args[0].zone != "held":
+            if isinstance(n.args[0], ast.ZoneRef) and n.args[0].zone != "held" and not self.of_group(n.args[0]):
                 return self._zone_reader(n.args[0], len)  # the zone's size, without copying it
             f = args[0]
             return lambda ctx: len(f(ctx))
@@ -694,6 +728,11 @@ def _ALWAYS(ctx) -> bool:
     return True
 
 
+def _rule_encounter(ctx) -> tuple:
+    """`encounter` in a rule's condition: the Encounter card turned up for the trick being played (none: ())."""
+    return tuple(ctx.g.zones.get("encounter", ()))
+
+
 def _plays(ctx) -> list:
     trick = ctx.g.trick
     return trick.plays if trick is not None else []
@@ -751,6 +790,18 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": op
 #: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
 AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
                  "trump": "Auction:trump", "bid": "Auction:bid"}
+#: Where the kernel keeps the shared counters and marks (`shared mark trump: Faction`): one of the game by name.
+SHARED_STATE = "Shared:"
+#: A mark holding a Faction, a Card, a Community or a Side before it is set: no Faction, no card (it reads as
+#: no Cards), Community 0 (as `dealer` and `auction_winner` before any), the + side.
+HOLDS_DEFAULT = {FACTION: None, CARD: None, COMMUNITY: 0, SIDE: "+"}
+
+
+def held_card(card: int | str | None) -> tuple:
+    """A mark holding a card (or a Faction, read as a group), read: the card as a group, or none before it is set."""
+    return () if card is None else (card,)
+
+
 #: Where the kernel keeps the round's dealer in the game's state (a hand with a dealer: docs/boxes.md).
 DEALER_STATE = "Hand:dealer"
 

@@ -53,6 +53,12 @@ HOOK_TIMING_WORDS = {
 # What a lasting counter or mark keeps, by how long it lasts.
 LIFETIME_WORDS = {("counter", "round"): ", back to 0 each round", ("counter", "game"): "",
                   ("mark", "round"): ", not set at first and cleared each round", ("mark", "game"): ", not set at first"}
+#: A mark holding a Faction, a Card, a Community or a Side (`mark trump: Faction`): its noun, and its value at first.
+HOLDS_NOUNS = {"Faction": "Faction", "Card": "card", "Community": "Community", "Side": "side"}
+HOLDS_LIFETIME_WORDS = {**{(t, "game"): f", {first} at first" for t, first in
+                           (("Faction", "none"), ("Card", "none"), ("Community", "Community 0"), ("Side", "+"))},
+                        **{(t, "round"): f", {first} at first and back to {first} each round" for t, first in
+                           (("Faction", "none"), ("Card", "none"), ("Community", "Community 0"), ("Side", "+"))}}
 
 #: How a variant without a printed title is marked after the power's name.
 VARIANT_MARKS = {"basic": "", "fixed": "", "positive": " (+)", "negative": " (-)"}

@@ -129,7 +129,7 @@ class _Line:
         return bool(self.pieces) and self.pieces[0][0].type == "RBRACE"
 
 
-_NO_SPACE_BEFORE = {"RPAR", "RSQB", "COMMA"}
+_NO_SPACE_BEFORE = {"RPAR", "RSQB", "COMMA", "COLON"}  # `mark trump: Faction`
 _NO_SPACE_AFTER = {"LPAR", "LSQB"}
 _CALLS = {"call", "call_aggregate", "comprehension"}
 
@@ -237,7 +237,7 @@ def _one_liner(node: Tree) -> str | None:
     """The kind of a one-line item of a power: "rule", or "state" (a counter or a mark); None for the others."""
     if node.data.startswith("rule_"):
         return "rule"
-    if node.data in ("state_decl", "option_decl"):
+    if node.data in ("state_decl", "option_decl", "uses_decl"):
         return "state"
     return None
 

@@ -47,7 +47,9 @@ def power_ir(power: CompiledPower) -> dict:
     if power.state:
         out["state"] = {name: {"kind": spec.kind, "per_community": spec.per_community, "lifetime": spec.lifetime,
                                "visibility": spec.visibility, "key": spec.key,
-                               **({"option": spec.option} if spec.option is not None else {})}
+                               **({"option": spec.option} if spec.option is not None else {}),
+                               **({"holds": spec.holds} if spec.holds is not None else {}),
+                               **({"shared": spec.shared} if spec.shared else {})}
                         for name, spec in power.state.items()}
     return out
 

@@ -136,10 +136,26 @@ class _ToAst(Transformer):
         return ("seen", str(children[0]))
 
     def state_decl(self, meta, children):
+        shared = ""
+        if children and children[0] == ("shared", True):
+            shared, children = "declares", children[1:]
         kind, name, *rest = children
         options = dict(rest)
         return ast.StateDecl(self._span(meta), kind, str(name), options.get("per", False),
-                             options.get("for", "game"), options.get("seen", "public"))
+                             options.get("for", "game"), options.get("seen", "public"),
+                             holds=options.get("holds"), shared=shared)
+
+    def uses_decl(self, meta, children):
+        kind, name, *rest = children
+        options = dict(rest)
+        return ast.StateDecl(self._span(meta), kind, str(name), options.get("per", False), "game", "public",
+                             holds=options.get("holds"), shared="uses")
+
+    def shared(self, meta, children):
+        return ("shared", True)
+
+    def state_type(self, meta, children):
+        return ("holds", str(children[0]))
 
     def option_int(self, meta, children):
         return int(children[0])

@@ -32,7 +32,7 @@ from happydayz.kernel.game import Game
 from happydayz.kernel.setup import prepare
 from happydayz.language import ast, codegen, vm
 from happydayz.language.checker import BUILTINS, FUNCTIONS, check
-from happydayz.language.compiler import _BUILTIN_READERS, CHOOSE, compile_power
+from happydayz.language.compiler import _BUILTIN_READERS, CHOOSE, SHARED_STATE, compile_power
 from happydayz.language.host import FACT_MEMBERS, HOST_MEMBERS
 from happydayz.language.parser import parse, parse_file
 
@@ -175,7 +175,7 @@ FORBIDDEN = (pyast.Import, pyast.ImportFrom, pyast.Global, pyast.Nonlocal, pyast
 
 def _tree_strings(power: ast.PowerFile) -> set[str]:
     """The strings a power's tree may give the generated code: its Factions, its variables, its counters' keys."""
-    out = {f"{power.name}:{d.name}" for d in power.state}
+    out = {f"{SHARED_STATE if d.shared else power.name + ':'}{d.name}" for d in power.state}  # a shared one: the game's
     for node in ast.walk(power):
         if isinstance(node, ast.FactionLit):
             out.add(node.name)

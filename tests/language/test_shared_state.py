@@ -1,0 +1,133 @@
+"""Issue 27: state of every type shared by the powers of a game, game-wide trick rules, zones of a group.
+
+The scripted games of the cookbook (trump-call, trump-call-comrades, whist-turned-trump, spades-called-trump,
+mod-shifting-trumps, mod-team-spirit) prove what is played; these tests pin the checker's types, the set-up's
+refusals, the layout `fmt` gives a typed mark, and the values the compiled code reads.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from happydayz.base.errors import DiagnosticSink, HappyError
+from happydayz.language.checker import check
+from happydayz.language.compiler import HOLDS_DEFAULT, SHARED_STATE, compile_power
+from happydayz.language.formatter import format_source
+from happydayz.language.parser import parse
+
+from conftest import ROOT
+
+COOKBOOK = ROOT / "docs" / "cookbook"
+
+
+def codes(text: str) -> list[tuple[str, int]]:
+    sink = DiagnosticSink()
+    check(parse(text, "x.power"), None, sink)
+    return [(d.code, d.span.line) for d in sink.items]
+
+
+def power(body: str, binding: str = "added") -> str:
+    return f"power X {{\n  {binding}\n{body}\n}}\n"
+
+
+def test_a_mark_holds_each_type_and_is_set_and_read_with_it():
+    text = power("""  mark f: Faction
+  mark c: Card
+  mark who: Community per community
+  mark s: Side
+  at start of round {
+    set f = Hippies
+    each top in first(reserve, 1) {
+      set c = top
+    }
+    set who = left
+    set s = minus
+    if f is Hippies and count(c) > 0 and who == left and s == minus {
+      gain 1
+    }
+  }""")
+    assert codes(text) == []
+
+
+@pytest.mark.parametrize("statement, line", [
+    ("set f = 3", 7), ("set c = reserve", 7), ("set who = Hippies", 7), ("set s = true", 7),
+    ("gain value of c", 7),  # a mark holding a card reads as Cards
+    ("if f == self {\n      gain 1\n    }", 7),
+])
+def test_a_type_mismatch_is_an_error_at_its_line(statement, line):
+    text = power(f"""  mark f: Faction
+  mark c: Card
+  mark who: Community
+  at start of round {{
+    {statement}
+  }}
+  mark s: Side""")
+    found = codes(text)
+    assert len(found) == 1 and found[0] in (("C010", line), ("C015", line)), found
+
+
+def test_a_counter_with_a_type_or_a_mark_of_an_unknown_type_is_c071():
+    assert codes(power("  counter n: Faction\n  at start of round {\n    gain n\n  }")) == [("C071", 3)]
+    assert codes(power("  mark m: Colour\n  at start of round {\n    gain 1\n  }")) == [("C071", 3)]
+
+
+def test_shared_state_is_declared_by_an_added_power_only():
+    faction = "power X {\n  for faction Hippies\n  shared mark trump: Faction\n  rule trumps when trump is Hippies\n}\n"
+    assert codes(faction) == [("C070", 3)]
+
+
+def test_a_uses_line_types_the_name_in_its_own_file():
+    reader = ("power X {\n  for faction Hippies\n  uses mark trump: Faction\n"
+              "  rule trumps when void and trump == 3\n}\n")
+    assert [c for c, _ in codes(reader)] == ["C015"]
+    undeclared = "power X {\n  for faction Hippies\n  rule trumps when void and trump is Hippies\n}\n"
+    assert [c for c, _ in codes(undeclared)] == ["C002"]
+
+
+def test_a_shared_state_is_kept_under_the_games_key_and_a_mark_reads_its_default():
+    tree = parse(power("  shared mark trump: Faction for round\n  mark lean: Side\n  mark who: Community\n"
+                       "  mark top: Card\n  at start of round {\n    gain 1\n  }"), "x.power")
+    compiled = compile_power(check(tree), Path("x.power"))
+    assert compiled.state["trump"].key == SHARED_STATE + "trump" == "Shared:trump"
+    assert compiled.state["trump"].shared == "declares" and compiled.state["lean"].key == "X:lean"
+    assert {n: s.default for n, s in compiled.state.items()} == {"trump": None, "lean": "+", "who": 0, "top": None}
+    assert HOLDS_DEFAULT == {"Faction": None, "Card": None, "Community": 0, "Side": "+"}
+
+
+def test_fmt_glues_the_colon_of_a_typed_mark():
+    messy = 'power X {\n  added\n  shared   mark trump :Faction for round\n  uses mark  who : Community\n' \
+            '  at start of round {\n    gain 1\n  }\n}\n'
+    assert format_source(messy, "x.power") == ('power X {\n  added\n\n  shared mark trump: Faction for round\n'
+                                               '  uses mark who: Community\n\n  at start of round {\n    gain 1\n'
+                                               '  }\n}\n')
+
+
+def test_an_added_power_carries_rule_trumps_but_no_other_trick_rule():
+    assert codes(power("  rule trumps when void and count(encounter where faction is led) > 0")) == []
+    assert codes(power("  rule wins when void")) == [("C027", 3)]
+    assert codes(power("  rule trumps when winner == self")) == [("C003", 3)]
+
+
+def test_a_zone_of_a_group_of_communities_reads_but_a_move_goes_to_one():
+    assert codes(power("  at end of round {\n    gain count(expedition of [self, left of left]) + "
+                       "count(held of others)\n  }")) == []
+    assert [c for c, _ in codes(power("  at end of round {\n    move reserve to hand of others\n  }"))] == ["C010"]
+
+
+def test_a_game_whose_uses_line_names_nothing_declared_is_refused_at_set_up(tmp_path):
+    from happydayz.authoring.testing import run_script
+    from happydayz.data.environment import Environment
+
+    for name in ("trump-call.power", "trump-call-comrades.power", "trump-call.scenario.yaml", "trump-call.yaml"):
+        shutil.copy(COOKBOOK / name, tmp_path / name)
+    reader = tmp_path / "trump-call-comrades.power"
+    reader.write_text(reader.read_text(encoding="utf-8").replace("uses mark trump: Faction",
+                                                                 "uses mark trump: Community")
+                      .replace("trump is Comrades", "trump == self"), encoding="utf-8")
+    result = run_script(tmp_path / "trump-call.yaml", Environment())
+    assert not result.passed and result.error is not None and result.error.code == "G001"
+    text = result.error.message
+    assert "'uses mark trump: Community' does not match the declaration 'shared mark trump: Faction'" in text
