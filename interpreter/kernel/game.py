@@ -1317,7 +1317,11 @@ class Game:
         survivors, label = self.tables.read["survivors"], self.tables.label
         expeditions = [self.zones[key] for key in self.expedition_keys]
         deltas = [sum(pick(survivors, cards)) + gain for cards, gain in zip(expeditions, self.round_gain)]
-        self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
+        floor = self.setup.floor
+        if floor == 0:  # Happy DayZ's floor (data.hand: score.floor)
+            self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
+        else:
+            self.population = _floored(self.population, deltas, floor)
         self.last_deltas = deltas
         record = {
             "round": self.round_no,
@@ -1329,7 +1333,8 @@ class Game:
         self.history.append(record)
         if self.record:
             self._event("count", deltas=deltas, populations=list(self.population))
-        if self.round_no >= self.setup.rounds or (self.setup.elimination and min(self.population) == 0):
+        if (self.round_no >= self.setup.rounds or (self.setup.elimination and min(self.population) == floor)
+                or (self.setup.target is not None and self._target_reached())):
             if self._in_force.game_end_keys:
                 self.round_gain = [0] * self.n  # what the end-of-game hooks gain or lose, added below
                 self._run_for_everyone(self._in_force.game_end_keys, "game_end")
@@ -1342,19 +1347,21 @@ class Game:
 
     def _phase_game_end(self) -> None:
         """The end-of-game hooks have run: what they gained or lost changes the populations now."""
-        self.population = [max(0, p + d) for p, d in zip(self.population, self.round_gain)]
+        self.population = _floored(self.population, self.round_gain, self.setup.floor)
         if self.record:
             self._event("game_end_powers", deltas=list(self.round_gain), populations=list(self.population))
         self._finish()
 
+    def _target_reached(self) -> bool:
+        """Whether a score reached the hand's target at this count (score.target: at least, at most)."""
+        at_least, at_most = self.setup.target
+        return ((at_least is not None and max(self.population) >= at_least)
+                or (at_most is not None and min(self.population) <= at_most))
+
     def _finish(self) -> None:
         self.over = True
         self.phase = "over"
-        if max(self.population) == 0:
-            self.winners = []
-        else:
-            best = max(self.population)
-            self.winners = [s for s in range(self.n) if self.population[s] == best]
+        self.winners = winners_of(self.population, self.setup.floor, self.setup.winner)
         if self.record:
             self._event("game_over", populations=list(self.population), winners=self.winners)
 
@@ -1431,6 +1438,25 @@ class Game:
             "final_populations": list(self.population),
             "winners": list(self.winners),
         }
+
+
+def _floored(population: list[int], deltas: list[int], floor: int | None) -> list[int]:
+    """The populations after a count: each with its delta, never below the floor (None: no floor)."""
+    if floor is None:
+        return [p + d for p, d in zip(population, deltas)]
+    return [max(floor, p + d) for p, d in zip(population, deltas)]
+
+
+def winners_of(scores: list[int], floor: int | None, winner: str) -> list[int]:
+    """Who wins with these final scores (docs/rules.md, "The score"): the most, or the fewest, ties shared.
+
+    With a floor, nobody wins when every score is at it (the game's threat wins); with no floor
+    there is always a winner.
+    """
+    if floor is not None and max(scores) <= floor:
+        return []
+    best = max(scores) if winner == "most" else min(scores)
+    return [s for s, score in enumerate(scores) if score == best]
 
 
 # The phases and the answers by name: the loop looks them up at every step.

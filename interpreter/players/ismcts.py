@@ -382,6 +382,8 @@ class ISMCTSAgent:
             scores = list(record["deltas"])
             if banked is not None:
                 scores = [d - b for d, b in zip(scores, banked)]
+        if game.setup.winner == "fewest":  # the hand's score: the fewest win, so less is better
+            scores = [-score for score in scores]
         out = []
         for s in range(n):
             others = scores[:s] + scores[s + 1:]
