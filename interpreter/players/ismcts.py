@@ -382,7 +382,8 @@ class ISMCTSAgent:
             scores = list(record["deltas"])
             if banked is not None:
                 scores = [d - b for d, b in zip(scores, banked)]
-        if game.setup.winner == "fewest":  # the hand's score: the fewest win, so less is better
+        if self.setup is not None and self.setup.winner == "fewest":  # the hand's score: the
+            # fewest win, so less is better
             scores = [-score for score in scores]
         out = []
         for s in range(n):
