@@ -106,3 +106,18 @@ def test_the_end_of_game_sentence_names_the_team():
     assert winners_text([0, 1, 2, 3], teams=[[0, 2], [1, 3]]) == \
         "Team 0 (Community 0 and Community 2) and Team 1 (Community 1 and Community 3) share the win."
     assert winners_text([0, 2]) == "Community 0 and Community 2 share the win."
+
+
+def test_ismcts_rewards_a_team_against_the_other_teams_never_against_a_partner():
+    from types import SimpleNamespace
+
+    from happydayz.players.ismcts import ISMCTSAgent
+
+    setup = _setup("teams_each")
+    counted = SimpleNamespace(n=4, history=[{"deltas": [4, -2, 3, 1], "populations": [70, 64, 69, 67]}],
+                              round_gain=[0] * 4, population=[70, 64, 69, 67])
+    agent = ISMCTSAgent(0, reward="best").bind(setup, 0)
+    rewards = agent.rewards(counted, 0)
+    # team 0-2: 4 + 3 = 7, team 1-3: -2 + 1 = -1; partners get the same reward, the teams mirror each other
+    assert rewards[0] == rewards[2] > 0.5 > rewards[1] == rewards[3]
+    assert rewards[0] == pytest.approx(0.5 + 0.5 * __import__("math").tanh(8 / agent.scale))
