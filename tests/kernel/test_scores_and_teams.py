@@ -121,3 +121,16 @@ def test_ismcts_rewards_a_team_against_the_other_teams_never_against_a_partner()
     # team 0-2: 4 + 3 = 7, team 1-3: -2 + 1 = -1; partners get the same reward, the teams mirror each other
     assert rewards[0] == rewards[2] > 0.5 > rewards[1] == rewards[3]
     assert rewards[0] == pytest.approx(0.5 + 0.5 * __import__("math").tanh(8 / agent.scale))
+
+
+def test_a_position_below_the_floor_is_refused_at_its_place(tmp_path, capsys):
+    from happydayz.cli.app import main
+
+    path = tmp_path / "g.yaml"
+    path.write_text("factions: [Hippies, Soldiers, Dogs]\nbox: woodstock-fever\nplayers: 3\nposition:\n"
+                    "  hands: {0: [Hippies 1], 1: [Hippies 2], 2: [Hippies 3]}\n  populations: [-1, 66, 66]\n"
+                    "answers: []\n", encoding="utf-8")
+    assert main(["replay", "--quiet", str(path)]) == 1
+    out = capsys.readouterr()
+    assert ("g.yaml:6:16: error[D041]: position.populations: a population below 0: the hand's score is floored at 0 "
+            "(give it floor: none to play scores below it)") in out.out + out.err
