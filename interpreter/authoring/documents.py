@@ -36,7 +36,7 @@ from happydayz.language.parser import parse, parse_file
 VARIANTS = ("basic", "positive", "negative")
 #: Names the language gives values to (docs/language.md, "Built-in names"): offered where a name may stand.
 GROUPS = ("self", "others", "everyone", "factions", "reserve", "trick", "encounter", "led", "leader", "this",
-          "round", "players", "true", "false", "winner", "winning", "before", "sides")
+          "round", "players", "true", "false", "winner", "winning", "before", "sides", "partner", "team")
 ZONES = ("hand", "transfer", "held", "expedition", "reserve", "discard")
 #: A hook as it is written, by its timing in the syntax tree.
 HOOK_WORDS = {"win": "on win", "play": "on play", "lead": "on lead", "trick": "on trick", "after_trick": "after trick",

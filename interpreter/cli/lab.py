@@ -122,14 +122,10 @@ def _print_summary(summary: dict) -> None:
         console.print(Text("Drawn at random: " + ", ".join(f for f, _ in drawn["factions"])
                            + "".join(f" + {a}" for a in drawn["added"])))
     table = Table(show_edge=False, pad_edge=False)
-    for heading, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"), ("Win rate", "right"),
-                             ("Mean final population", "right")):
-        table.add_column(heading, justify=justify)
-    for seat in range(summary["players"]):
-        rate = summary["win_rate"][seat]
-        mean = summary["mean_final_population"][seat]
-        table.add_row(f"Community {seat}", summary["bots"][seat], str(summary["wins"][seat]),
-                      "-" if rate is None else f"{rate:.1%}", "-" if mean is None else f"{mean:.1f}")
+    if "teams" in summary:  # a team wins together: its wins, never its Communities' own
+        _team_table(table, summary)
+    else:
+        _seat_table(table, summary)
     console.print(table)
     games = summary["games"]
     rate = summary["no_winner_rate"]
@@ -139,6 +135,30 @@ def _print_summary(summary: dict) -> None:
                        + ("-" if summary["mean_rounds"] is None else f"{summary['mean_rounds']:.2f}")))
     if "stopped" in summary:
         console.print(Text(describe(summary["stopped"])))
+
+
+def _team_table(table: Table, summary: dict) -> None:
+    for heading, justify in (("Team", "left"), ("Communities", "left"), ("Bots", "left"), ("Wins", "right"),
+                             ("Win rate", "right"), ("Mean final population", "right")):
+        table.add_column(heading, justify=justify)
+    for index, team in enumerate(summary["teams"]):
+        rate = summary["team_win_rate"][index]
+        means = [summary["mean_final_population"][seat] for seat in team]
+        table.add_row(f"Team {index}", ", ".join(str(seat) for seat in team),
+                      ", ".join(summary["bots"][seat] for seat in team), str(summary["team_wins"][index]),
+                      "-" if rate is None else f"{rate:.1%}",
+                      ", ".join("-" if mean is None else f"{mean:.1f}" for mean in means))
+
+
+def _seat_table(table: Table, summary: dict) -> None:
+    for heading, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"), ("Win rate", "right"),
+                             ("Mean final population", "right")):
+        table.add_column(heading, justify=justify)
+    for seat in range(summary["players"]):
+        rate = summary["win_rate"][seat]
+        mean = summary["mean_final_population"][seat]
+        table.add_row(f"Community {seat}", summary["bots"][seat], str(summary["wins"][seat]),
+                      "-" if rate is None else f"{rate:.1%}", "-" if mean is None else f"{mean:.1f}")
 
 
 def _add_sweep(sub) -> None:

@@ -359,7 +359,7 @@ def _run_play(args) -> int:
     if session.run() != "over":
         return 0
     session.show_final()
-    console.print(Text(winners_text(game.winners, you=seat), style="bold"))
+    console.print(Text(winners_text(game.winners, you=seat, teams=game.setup.teams), style="bold"))
     return 0
 
 

@@ -24,6 +24,8 @@ LEADER_WORDS = ("best_transfer_card", "fewest_survivors", "dealer", "dealer_left
 TRANSFER_TO = ("both", "left", "right", "across", "none")
 SEEN_BY = ("everyone", "giver_and_receiver")
 INTO = ("transfer_zone", "hand")
+#: Who wins at the end: the most Survivors (Happy DayZ), or the fewest (a game whose scores count against).
+WINNERS = ("most", "fewest")
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,18 @@ class Auction:
 
 
 @dataclass(frozen=True)
+class Teams:
+    """Fixed partnerships (`hand.teams`, docs/boxes.md): the seats of each team, and how its score is kept.
+
+    `score`: "pooled", one score for the team (each Community shows it), or "each", every Community its
+    own (the team's is their sum).
+    """
+
+    partners: tuple[tuple[int, ...], ...]
+    score: str = "pooled"
+
+
+@dataclass(frozen=True)
 class Hand:
     """What a `hand:` section says; None: not said (the box's, else Happy DayZ's rule)."""
 
@@ -155,6 +169,10 @@ class Hand:
     seen_by: str | None = None
     into: str | None = None
     auction: Auction | str | None = None  # "none": no auction (Happy DayZ's; a scenario may say it over a box's)
+    floor: int | str | None = None  # score.floor: the lowest a score falls to; "none": no floor (below zero)
+    target: tuple | str | None = None  # score.target: "none", or (at_least, at_most), each a number or None
+    winner: str | None = None  # score.winner: most or fewest
+    teams: Teams | str | None = None  # "none": every Community for itself (Happy DayZ's)
 
     def over(self, base: "Hand") -> "Hand":
         """This hand's keys, and `base`'s where this one says nothing."""
@@ -169,7 +187,8 @@ class Hand:
 #: transfer_cards has no default here: it is the box's transfer_cards.
 HAPPY_DAYZ = Hand(dealer="none", first_dealer=0, hand_size="deal",
                   first_leader=ByRound(("best_transfer_card", "fewest_survivors")),
-                  transfer_to=ByRound(("both",)), seen_by="everyone", into="transfer_zone", auction="none")
+                  transfer_to=ByRound(("both",)), seen_by="everyone", into="transfer_zone", auction="none",
+                  floor=0, target="none", winner="most", teams="none")
 
 
 def by_round(value) -> ByRound:
@@ -211,7 +230,29 @@ def hand_of(data: dict | None) -> Hand:
         seen_by=transfer.get("seen_by"), into=transfer.get("into"),
         auction=(data["auction"] if data["auction"] == "none" else auction_of(data["auction"])) if "auction" in data
         else None,
+        **score_of(data.get("score", {})),
+        teams=teams_of(data["teams"]) if "teams" in data else None,
     )
+
+
+def teams_of(data) -> Teams | str:
+    """The Teams a `teams:` value says (already checked by the schema): "none", or the partnerships."""
+    if data == "none":
+        return data
+    return Teams(tuple(tuple(team) for team in data["partners"]), data.get("score", "pooled"))
+
+
+def score_of(data: dict) -> dict:
+    """The Hand's fields a `score:` mapping says (already checked by the schema)."""
+    said = {}
+    if "floor" in data:
+        said["floor"] = data["floor"]
+    if "target" in data:
+        target = data["target"]
+        said["target"] = target if target == "none" else (target.get("at_least"), target.get("at_most"))
+    if "winner" in data:
+        said["winner"] = data["winner"]
+    return said
 
 
 def auction_of(data: dict) -> Auction:
@@ -251,6 +292,41 @@ def hand_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
     return problems
 
 
+def score_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
+    """What the schema cannot say of a complete hand's score (D060), as hand_problems gives them."""
+    problems = []
+    if isinstance(hand.target, tuple) and isinstance(hand.floor, int):
+        at_least, at_most = hand.target
+        if at_most is not None and at_most < hand.floor:
+            problems.append(((("score", "target", "at_most"), ("score", "floor")),
+                             f"no score can fall to {at_most}: the floor is {hand.floor} (give the score no "
+                             "floor, floor: none, or a target the scores can reach)"))
+    return problems
+
+
+def team_problems(hand: Hand, players: int | None) -> list[tuple[tuple[tuple, ...], str]]:
+    """What the schema cannot say of a hand's teams (D061): a seat in two teams, or (for `players`) a seat
+    the game does not have or a Community in no team."""
+    teams = hand.teams
+    if not isinstance(teams, Teams):
+        return []
+    seats = [seat for team in teams.partners for seat in team]
+    twice = sorted({seat for seat in seats if seats.count(seat) > 1})
+    if twice:
+        return [((("teams", "partners"),), f"seat {twice[0]} is in two teams: each Community plays in one")]
+    if players is None:
+        return []
+    beyond = [seat for seat in seats if seat >= players]
+    if beyond:
+        return [((("teams", "partners"),), f"the teams name seat {beyond[0]}, but a game of {players} has seats 0 "
+                                           f"to {players - 1}")]
+    missing = [seat for seat in range(players) if seat not in seats]
+    if missing:
+        return [((("teams", "partners"),), f"Community {missing[0]} is in no team: every Community of a game of "
+                                           f"{players} plays in one")]
+    return []
+
+
 def round_sizes(hand: Hand, deal: dict[int, int], players: int, rounds: int) -> list[int]:
     """The cards dealt to each Community in rounds 1 to `rounds` of a complete hand.
 
@@ -285,4 +361,4 @@ def legacy_hand(hand_size: int | None, cards: int | None, direction: str, rounds
 
 
 __all__ = ["ByRound", "Hand", "HAPPY_DAYZ", "SizeExpression", "HandSizeError", "hand_of", "hand_problems",
-           "legacy_hand", "DEALERS", "LEADER_WORDS", "TRANSFER_TO", "SEEN_BY", "INTO", "EXPRESSION_NAMES"]
+           "legacy_hand", "score_of", "score_problems", "Teams", "teams_of", "team_problems", "WINNERS", "DEALERS", "LEADER_WORDS", "TRANSFER_TO", "SEEN_BY", "INTO", "EXPRESSION_NAMES"]

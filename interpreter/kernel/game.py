@@ -1317,7 +1317,14 @@ class Game:
         survivors, label = self.tables.read["survivors"], self.tables.label
         expeditions = [self.zones[key] for key in self.expedition_keys]
         deltas = [sum(pick(survivors, cards)) + gain for cards, gain in zip(expeditions, self.round_gain)]
-        self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
+        setup = self.setup
+        floor = setup.floor
+        if setup.pooled:  # a team keeps one score: what its Communities gained together (data.hand: teams)
+            self.population = _floored(self.population, _pooled(deltas, setup.team_of), floor)
+        elif floor == 0:  # Happy DayZ's floor (data.hand: score.floor)
+            self.population = [max(0, p + d) for p, d in zip(self.population, deltas)]
+        else:
+            self.population = _floored(self.population, deltas, floor)
         self.last_deltas = deltas
         record = {
             "round": self.round_no,
@@ -1329,7 +1336,12 @@ class Game:
         self.history.append(record)
         if self.record:
             self._event("count", deltas=deltas, populations=list(self.population))
-        if self.round_no >= self.setup.rounds or (self.setup.elimination and min(self.population) == 0):
+        if setup.teams is not None:
+            over = self.round_no >= setup.rounds or self._teams_end()
+        else:
+            over = (self.round_no >= setup.rounds or (setup.elimination and min(self.population) == floor)
+                    or (setup.target is not None and self._target_reached(self.population)))
+        if over:
             if self._in_force.game_end_keys:
                 self.round_gain = [0] * self.n  # what the end-of-game hooks gain or lose, added below
                 self._run_for_everyone(self._in_force.game_end_keys, "game_end")
@@ -1342,21 +1354,57 @@ class Game:
 
     def _phase_game_end(self) -> None:
         """The end-of-game hooks have run: what they gained or lost changes the populations now."""
-        self.population = [max(0, p + d) for p, d in zip(self.population, self.round_gain)]
+        gains = _pooled(self.round_gain, self.setup.team_of) if self.setup.pooled else self.round_gain
+        self.population = _floored(self.population, gains, self.setup.floor)
         if self.record:
             self._event("game_end_powers", deltas=list(self.round_gain), populations=list(self.population))
         self._finish()
 
+    def _target_reached(self, scores: list[int]) -> bool:
+        """Whether a score reached the hand's target at this count (score.target: at least, at most)."""
+        at_least, at_most = self.setup.target
+        return ((at_least is not None and max(scores) >= at_least)
+                or (at_most is not None and min(scores) <= at_most))
+
+    def team_scores(self) -> list[int]:
+        """Each team's score (a hand with teams): the one it keeps (pooled), or its Communities' sum (each)."""
+        setup, population = self.setup, self.population
+        if setup.pooled:
+            return [population[team[0]] for team in setup.teams]
+        return [sum(population[seat] for seat in team) for team in setup.teams]
+
+    def _team_floors(self) -> list[int] | None:
+        floor = self.setup.floor
+        if floor is None:
+            return None
+        return [floor if self.setup.pooled else floor * len(team) for team in self.setup.teams]
+
+    def _teams_end(self) -> bool:
+        """Whether a team's score ends the game at this count: a team at the floor, or the target reached."""
+        scores, floors = self.team_scores(), self._team_floors()
+        if self.setup.elimination and floors is not None and any(map(int.__eq__, scores, floors)):
+            return True
+        return self.setup.target is not None and self._target_reached(scores)
+
     def _finish(self) -> None:
         self.over = True
         self.phase = "over"
-        if max(self.population) == 0:
-            self.winners = []
-        else:
-            best = max(self.population)
-            self.winners = [s for s in range(self.n) if self.population[s] == best]
+        setup = self.setup
+        if setup.teams is None:
+            self.winners = winners_of(self.population, setup.floor, setup.winner)
+        else:  # a team wins together: its Communities are the winners
+            scores, floors = self.team_scores(), self._team_floors()
+            if floors is not None and all(map(int.__le__, scores, floors)):
+                won = []
+            else:
+                won = winners_of(scores, None, setup.winner)
+            self.winners = sorted(seat for team in won for seat in setup.teams[team])
         if self.record:
-            self._event("game_over", populations=list(self.population), winners=self.winners)
+            if setup.teams is not None:  # (only then, so that a game without teams keeps its log)
+                self._event("game_over", populations=list(self.population), winners=self.winners,
+                            teams=[list(team) for team in setup.teams], winning_teams=self.winning_teams())
+            else:
+                self._event("game_over", populations=list(self.population), winners=self.winners)
 
     def _lost_most(self) -> int:
         return min(range(self.n), key=lambda s: (self.last_deltas[s], self.population[s], s))
@@ -1424,13 +1472,47 @@ class Game:
                 shown.append({"power": key.split(":", 1)[0], "name": spec.name, "seat": owner, "value": value})
         return shown
 
+    def winning_teams(self) -> list[int]:
+        """The teams that won (a hand with teams), as indexes of setup.teams."""
+        teams = self.setup.teams
+        return [i for i, team in enumerate(teams) if team[0] in self.winners] if teams is not None else []
+
     def result(self) -> dict:
-        return {
+        result = {
             "seed": self.seed,
             "rounds": len(self.history),
             "final_populations": list(self.population),
             "winners": list(self.winners),
         }
+        if self.setup.teams is not None:  # only then, so that a game without teams keeps its keys
+            result["teams"] = [list(team) for team in self.setup.teams]
+            result["team_score"] = "pooled" if self.setup.pooled else "each"
+            result["winning_teams"] = self.winning_teams()
+        return result
+
+
+def _floored(population: list[int], deltas: list[int], floor: int | None) -> list[int]:
+    """The populations after a count: each with its delta, never below the floor (None: no floor)."""
+    if floor is None:
+        return [p + d for p, d in zip(population, deltas)]
+    return [max(floor, p + d) for p, d in zip(population, deltas)]
+
+
+def _pooled(deltas: list[int], team_of: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Each Community's share of a pooled count: the whole of its team's."""
+    return [sum(deltas[mate] for mate in mates) for mates in team_of]
+
+
+def winners_of(scores: list[int], floor: int | None, winner: str) -> list[int]:
+    """Who wins with these final scores (docs/rules.md, "The score"): the most, or the fewest, ties shared.
+
+    With a floor, nobody wins when every score is at it (the game's threat wins); with no floor
+    there is always a winner.
+    """
+    if floor is not None and max(scores) <= floor:
+        return []
+    best = max(scores) if winner == "most" else min(scores)
+    return [s for s, score in enumerate(scores) if score == best]
 
 
 # The phases and the answers by name: the loop looks them up at every step.

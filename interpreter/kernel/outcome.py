@@ -9,17 +9,25 @@ from typing import Sequence
 NOBODY_WINS = "Nobody wins"
 
 
-def winners_text(winners: Sequence[int], you: int | None = None) -> str:
-    """The end-of-game sentence for a list of winning seats."""
+def winners_text(winners: Sequence[int], you: int | None = None,
+                 teams: Sequence[Sequence[int]] | None = None) -> str:
+    """The end-of-game sentence for a list of winning seats (with `teams`, the hand's: the teams that won)."""
     def name(seat: int) -> str:
         return f"Community {seat}" + (" (you)" if seat == you else "")
 
     if not winners:
         return f"{NOBODY_WINS}: no Community has a Survivor left."
+    if teams is not None:  # a team wins together: one win of the team, never one of each of its Communities
+        won = [(i, team) for i, team in enumerate(teams) if team[0] in winners]
+        named = [f"Team {i} (" + _listed([name(s) for s in team]) + ")" for i, team in won]
+        return f"{named[0]} wins." if len(named) == 1 else f"{_listed(named)} share the win."
     if len(winners) == 1:
         return f"{name(winners[0])} wins."
-    listed = ", ".join(name(s) for s in winners[:-1]) + f" and {name(winners[-1])}"
-    return f"{listed} share the win."
+    return f"{_listed([name(s) for s in winners])} share the win."
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 __all__ = ["NOBODY_WINS", "winners_text"]

@@ -145,6 +145,10 @@ def _new_game(doc, scenario, library, env: Environment, deal_plan=None) -> Game:
                 if not int(seat) < game.n:
                     raise _problem(doc, ("position", kind, seat), f"there is no seat {seat} in a {game.n}-player game "
                                    f"(seats 0 to {game.n - 1})", "D041")
+        floor = game.setup.hand.floor
+        if type(floor) is int and any(p < floor for p in pos.get("populations") or ()):
+            raise _problem(doc, ("position", "populations"), f"a population below {floor}: the hand's score is "
+                           f"floored at {floor} (give it floor: none to play scores below it)", "D041")
         try:
             set_position(
                 game,

@@ -15,7 +15,8 @@ from typing import Any, Mapping
 
 from happydayz.base.errors import Diagnostic, GameRuleError, Span, suggest
 from happydayz.data.boxes import MAX_PLAYERS, PLAYER_COUNTS, default_scenario, promo_card, scenario_hand
-from happydayz.data.hand import ByRound, Hand, HandSizeError, hand_problems, round_sizes
+from happydayz.data.hand import (ByRound, Hand, HandSizeError, Teams, hand_problems, round_sizes, score_problems,
+                                 team_problems)
 from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
@@ -59,7 +60,20 @@ class GameSetup:
     transfer_rounds: frozenset[int] | None = None  # the rounds with a Transfer; None: every round
     encounter: bool = True  # an Encounter card is turned up at each trick
     sides: tuple[str, ...] = ("+", "-")  # the sides a leader may choose
-    elimination: bool = True  # a Community at 0 Survivors at a count ends the game
+    elimination: bool = True  # a Community at the floor (0 Survivors) at a count ends the game
+    # the hand's score (data.hand), read at each count: the floor (None: none), the target ((at_least, at_most),
+    # None: no target), and whether the most or the fewest win
+    floor: int | None = 0
+    target: tuple | None = None
+    winner: str = "most"
+    # the hand's teams (None: every Community for itself): the seats of each team, each seat's team (an index of
+    # teams), its teammates clockwise from it (itself first), its partner (the next teammate clockwise; itself
+    # alone), and whether a team keeps one score
+    teams: tuple[tuple[int, ...], ...] | None = None
+    team_index: tuple[int, ...] = ()
+    team_of: tuple[tuple[int, ...], ...] = ()
+    partner_of: tuple[int, ...] = ()
+    pooled: bool = False
     # the hand the game plays (data.hand: every key given), and the cards dealt to each in rounds 1, 2, ...
     hand: Hand = field(default_factory=Hand)
     hand_sizes: tuple[int, ...] = ()
@@ -109,7 +123,7 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     hand = scenario_hand(box.hand, house, scenario.hand)
     if hand.transfer_cards is None:
         hand = replace(hand, transfer_cards=ByRound((box.transfer_cards,)))
-    for _, problem in hand_problems(hand):
+    for _, problem in hand_problems(hand) + score_problems(hand) + team_problems(hand, options.players):
         raise setup_error(scenario, problem)
     if hand.auction == "none":
         hand = replace(hand, auction=None)  # (the kernel reads None: no auction)
@@ -226,9 +240,24 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
         transfer_rounds=None if house.transfer_rounds is None else frozenset(house.transfer_rounds),
         encounter=house.encounter, sides=house.sides, elimination=house.elimination,
         hand=hand, hand_sizes=hand_sizes,
+        floor=None if hand.floor == "none" else hand.floor, target=None if hand.target == "none" else hand.target,
+        winner=hand.winner, **_team_facts(hand, n),
     )
     _index_programs(setup)
     return setup
+
+
+def _team_facts(hand: Hand, n: int) -> dict:
+    """The GameSetup's team fields for a hand's teams (every Community a team of one without them)."""
+    if isinstance(hand.teams, Teams):
+        teams = tuple(tuple(sorted(team)) for team in hand.teams.partners)
+    else:
+        teams = tuple((seat,) for seat in range(n))
+    index = tuple(next(i for i, team in enumerate(teams) if seat in team) for seat in range(n))
+    of = tuple(tuple(sorted(teams[index[seat]], key=lambda s: (s - seat) % n)) for seat in range(n))
+    return {"teams": teams if isinstance(hand.teams, Teams) else None, "team_index": index, "team_of": of,
+            "partner_of": tuple(mates[1] if len(mates) > 1 else seat for seat, mates in enumerate(of)),
+            "pooled": isinstance(hand.teams, Teams) and hand.teams.score == "pooled"}
 
 
 def transfer_in(hand: Hand, round_no: int) -> tuple[int, str]:

@@ -204,6 +204,8 @@ def round_deck(setup: GameSetup, factions_in_play) -> list[int]:
 def tables_of(setup: GameSetup) -> CardTables:
     """The setup's CardTables, built on first use."""
     if setup.kernel_tables is None:
-        setup.kernel_tables = CardTables(setup.cards, setup.n, setup.transfer_cards, setup.transfer_direction,
-                                         setup.sides)
+        tables = CardTables(setup.cards, setup.n, setup.transfer_cards, setup.transfer_direction, setup.sides)
+        # the hand's teams as a power reads them (`team of C`, `partner of C`: every Community alone without them)
+        tables.team_of, tables.partner_of = setup.team_of, setup.partner_of
+        setup.kernel_tables = tables
     return setup.kernel_tables

@@ -282,6 +282,10 @@ class Renderer(Visitor):
                 return ctx.it
             if node.name == "leader":
                 return Who("the Community that led the trick", "the Community that led the trick", "the leading Community's")
+            if node.name == "partner" and node.name not in ctx.vars:
+                return Who("your partner", "your partner", "your partner's")
+            if node.name == "team" and node.name not in ctx.vars:
+                return Who("your team", "your team", "your team's")
             if node.name == "winner" and node.name not in ctx.vars:
                 if self.timing == "win":  # "when you win a trick ...": the winner is you
                     return SELF
@@ -297,6 +301,9 @@ class Renderer(Visitor):
                 if node.name == ctx.recent and ctx.actor is None:
                     return Who("that Community", "it", "its")
                 return Who("that Community", "that Community", "that Community's")
+        if isinstance(node, ast.StateOf) and node.name in ("partner", "team"):  # the hand's teams
+            text = self.who(node.owner, ctx).owning(node.name)
+            return Who(text, text, f"{text}'s")
         if isinstance(node, ast.Neighbour):
             base = self.who(node.of, ctx)
             text = base.owning(f"{node.side} neighbour")
@@ -386,7 +393,17 @@ class Renderer(Visitor):
         text = self.num(n, ctx)
         return NP(self.element_of(n), ref=(text, text), one=True)
 
-    group_IntLit = group_BareAttr = group_Comprehension = group_Neg = group_StateOf = group_of_one
+    group_IntLit = group_BareAttr = group_Comprehension = group_Neg = group_of_one
+
+    def group_StateOf(self, n: ast.StateOf, ctx: Ctx) -> NP:
+        if n.name == "team":  # `team of C`: the Communities of C's team, C included
+            owner = self.who(n.owner, ctx)
+            text = owner.owning("team")
+            return NP(COMMUNITY, f"Community of {text}", f"Communities of {text}", the_all=f"the Communities of {text}")
+        if n.name == "partner":
+            w = self.who(n, ctx)
+            return NP(COMMUNITY, "Community", "Communities", ref=(w.subj, w.obj), one=True)
+        return self.group_of_one(n, ctx)
 
     def faction_list(self, n: ast.Node, ctx: Ctx) -> str:
         if isinstance(n, ast.ListLit):
@@ -419,6 +436,11 @@ class Renderer(Visitor):
                       the_all=NAMES["everyone"], order=", starting with you")
         if name == "factions":
             return NP(FACTION, "Faction in play", "Factions in play", the_all=NAMES["factions"])
+        if name == "team":
+            return NP(COMMUNITY, "Community of your team", "Communities of your team", tail=", yourself included",
+                      the_all=NAMES["team"], order=", starting with you")
+        if name == "partner":
+            return NP(COMMUNITY, "Community", "Communities", ref=(NAMES["partner"], NAMES["partner"]), one=True)
         if name == "reserve":
             return NP(CARD, loc_in=" in the Reserve", loc_from=" from the Reserve", the_all=NAMES["reserve"])
         if name == "trick":
@@ -584,6 +606,8 @@ class Renderer(Visitor):
             return f"the number {w.subj} bid in the auction"
         if n.function == "tricks" and len(n.args) == 1:
             w = self.who(n.args[0], ctx)
+            if self.type_of(n.args[0]) == "Communities":  # tricks(team of C): its Communities' together
+                return f"the number of tricks {w.obj} {'have' if w.obj == 'they' else 'has'} won this round together"
             return f"the number of tricks {w.subj} {conj(w, 'have', 'has')} won this round"
         if n.function == "position" and len(n.args) == 1:
             return f"the position of {self.group(n.args[0], ctx).definite()} in the trick (1 for the lead)"

@@ -67,7 +67,12 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "winning_bid": (INT, ANY),
     "winning_faction": (FACTION, ANY),
     "dealer": (COMMUNITY, ANY),  # the round's dealer (Community 0 in a hand without one)
+    # the hand's teams (docs/boxes.md): your partner and your team (you included); `partner of C`, `team of C`
+    "partner": (COMMUNITY, ANY),
+    "team": (COMMUNITIES, ANY),
 }
+#: The built-in names that also read `NAME of C` (a Community's): their type.
+TEAM_WORDS = {"partner": COMMUNITY, "team": COMMUNITIES}
 ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}
 FUNCTIONS = ("count", "min", "max", "sum", "highest", "lowest", "first", "last", "random", "population", "player",
              "position", "tricks", "numbers", "bid_of")
@@ -532,6 +537,9 @@ class Checker(Visitor):
         return None
 
     def expr_StateOf(self, n: ast.StateOf, scope: _Scope) -> str | None:
+        if n.name in TEAM_WORDS:  # `partner of C`, `team of C` (a built-in name: never a counter's)
+            self.expect(n.owner, scope, COMMUNITY, f"whose {n.name}")
+            return TEAM_WORDS[n.name]
         decl = self.state_declaration(n, n.name, n.owner, scope)
         if decl is None:
             return None
@@ -718,7 +726,10 @@ class Checker(Visitor):
             return INT
         if name == "tricks":
             if arity(1, 1):
-                self.expect(args[0], scope, COMMUNITY, "whose tricks")
+                t = self.expr(args[0], scope)
+                if t is not None and t not in (COMMUNITY, COMMUNITIES):
+                    self.sink.error(args[0].span, f"whose tricks must be a Community or Communities (such as "
+                                    f"'team of self'), but this is {_a(t)}", "C010")
             return INT
         if name == "bid_of":
             if arity(1, 1):

@@ -116,7 +116,11 @@ _BUILTINS = {
     "winning_bid": _auction_read("contract"),
     "winning_faction": _auction_read("trump", default="None"),
     "dealer": f"ctx.g.state.get(({DEALER_STATE!r}, None), 0)",
+    "partner": "ctx.g.tables.partner_of[ctx.me]",
+    "team": "ctx.g.tables.team_of[ctx.me]",
 }
+# `partner of C`, `team of C`: the card facts' table each reads (language.host: the hand's teams)
+_TEAM_TABLES = {"partner": "partner_of", "team": "team_of"}
 _SPLIT = 25  # an expression this many nodes deep becomes a function (see CodeGenerator.expr)
 _INLINE = 60  # an expression evaluated twice (as its closure does) longer than this becomes a function of its own
 
@@ -395,6 +399,8 @@ class CodeGenerator(Visitor):
         return f"ctx.env[{_literal(name, str)}]"
 
     def expr_StateOf(self, n: ast.StateOf) -> str:
+        if n.name in _TEAM_TABLES:  # `partner of C`, `team of C` (the checker keeps these names for the hand)
+            return f"ctx.g.tables.{_TEAM_TABLES[n.name]}[{self.expr(n.owner)}]"  # (the generator's own words)
         return self.state_read(n.name, self.expr(n.owner) if self.state[n.name].per_community else None)
 
     def expr_BareAttr(self, n: ast.BareAttr) -> str:
@@ -518,6 +524,9 @@ class CodeGenerator(Visitor):
         if name in ("min", "max", "sum"):
             fn = _symbol(name, _AGGREGATES)
             return _bounded(f"{fn}([{', '.join(self.expr(a) for a in args)}])")
+        if name == "tricks" and self.type_of(args[0]) == "Communities":  # tricks(team of C): the sum
+            seat = self.fresh("x")
+            return f"sum([ctx.g.tricks_won[{seat}] for {seat} in {self.expr(args[0])}])"
         if name in ("population", "tricks"):
             table = "population" if name == "population" else "tricks_won"
             return f"ctx.g.{table}[{self.expr(args[0])}]"

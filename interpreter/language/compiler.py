@@ -434,6 +434,9 @@ class Compiler(Visitor):
         return lambda ctx: ctx.env[name]
 
     def expr_StateOf(self, n):
+        if n.name in _TEAM_READERS:  # `partner of C`, `team of C` (the checker keeps these names for the hand)
+            table, of = n.name, self.expr(n.owner)
+            return lambda ctx: getattr(ctx.g.tables, _TEAM_READERS[table])[of(ctx)]
         return self._state_reader(n.name, self.expr(n.owner))
 
     def _is_variable(self, n: ast.NameRef) -> bool:
@@ -653,6 +656,8 @@ class Compiler(Visitor):
             return lambda ctx: ctx.g.population[f(ctx)]
         if name == "tricks":
             f = args[0]
+            if self.types.get(id(n.args[0])) == "Communities":  # tricks(team of C): the sum
+                return lambda ctx: sum(map(ctx.g.tricks_won.__getitem__, f(ctx)))
             return lambda ctx: ctx.g.tricks_won[f(ctx)]
         if name == "bid_of":
             f, key = args[0], AUCTION_STATE["bid"]
@@ -837,7 +842,11 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "winning_bid": lambda ctx: ctx.g.state.get((AUCTION_STATE["contract"], None), 0),
     "winning_faction": lambda ctx: ctx.g.state.get((AUCTION_STATE["trump"], None)),
     "dealer": lambda ctx: ctx.g.state.get((DEALER_STATE, None), 0),
+    "partner": lambda ctx: ctx.g.tables.partner_of[ctx.me],
+    "team": lambda ctx: ctx.g.tables.team_of[ctx.me],
 }
+# `partner of C`, `team of C`: the card facts' table each reads (language.host: the hand's teams)
+_TEAM_READERS = {"partner": "partner_of", "team": "team_of"}
 
 
 # Where each opcode keeps its (relative, then absolute) jump target.

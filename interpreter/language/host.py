@@ -35,6 +35,8 @@ class CardFacts(Protocol):
     cards_of: Mapping[str, frozenset[int]]  # Faction -> its cards
     zone_keys: Mapping[str, Sequence[str]]  # "hand", "transfer", "expedition" -> each seat's zone key
     clockwise: Sequence[Sequence[int]]  # seat -> every seat clockwise from it, itself first
+    team_of: Sequence[Sequence[int]]  # seat -> its team (the hand's teams), clockwise from it, itself first
+    partner_of: Sequence[int]  # seat -> its partner: the next of its team clockwise (itself, alone)
 
 
 class PowerHost(Protocol):
@@ -70,6 +72,6 @@ class PowerHost(Protocol):
 #: The members a compiled power may use, as the conformance test checks them.
 HOST_MEMBERS = frozenset({"n", "round_no", "population", "tables", "zones", "rng", "reserve", "held",
                           "factions_in_play", "apply_effects", "trick", "tricks_won", "state"})
-FACT_MEMBERS = frozenset({"read", "cards_of", "zone_keys", "clockwise"})
+FACT_MEMBERS = frozenset({"read", "cards_of", "zone_keys", "clockwise", "team_of", "partner_of"})
 
 __all__ = ["PowerHost", "CardFacts", "Effect", "HOST_MEMBERS", "FACT_MEMBERS"]

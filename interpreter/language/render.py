@@ -106,6 +106,8 @@ class _Words(Visitor):
 
     # ---- issue 14: a Community's counter or mark
     def visit_StateOf(self, n: ast.StateOf) -> str:
+        if n.name in ("partner", "team"):  # the hand's teams: "your partner", "the team of Community 2"
+            return f"{self.owner(n.owner)} {n.name}"
         return f"the {n.name.replace('_', ' ')} of {self.visit(n.owner)}"
 
 

@@ -22,11 +22,13 @@ from happydayz.authoring.documents import keywords
 
 _CODE = re.compile(r"`([^`]*)`")
 _WORDS = re.compile(r"[a-z]+")
+#: Built-in names (not keywords of the grammar) that a hover explains too: the hand's teams.
+NAMES = frozenset({"partner", "team"})
 
 
 def entries(markdown: str, words: frozenset[str] | None = None) -> dict[str, str]:
     """Keyword -> its reference text (Markdown), from the text of docs/language.md."""
-    words = keywords() if words is None else words
+    words = keywords() | NAMES if words is None else words
     section = ""
     rows: dict[str, list[str]] = {}
     prose: dict[str, list[str]] = {}

@@ -85,6 +85,8 @@ class HappyDayzGame(pyspiel.Game):
         else:  # the change of population: at worst all lost; a generous bound on gains
             gain = sum(max(0, c.survivors or 0) for c in setup.cards)
             low, high = -float(setup.starting_population), float(max(gain, setup.starting_population) * setup.rounds * 2)
+            if setup.floor != 0:  # the hand's score goes below 0, or stops elsewhere: as generous a bound below
+                low = -high
         cards = len(setup.cards)
         # A round: the Transfer passes, then at most one trick per card (the kernel stops a round past
         # that), each with a play per Community and some choices; then a Faction change or a drawn power.

@@ -14,12 +14,42 @@ from typing import Any
 from happydayz.report.results import GameRecord, Results
 from happydayz.report.stats import mean_interval, proportion_z_test, rate
 
+def _won(g: GameRecord) -> int:
+    """How many won a game: its winners, or with teams the teams that won (a team wins together)."""
+    if g.teams is None:
+        return len(g.winners)
+    return sum(1 for team in g.teams if team[0] in g.winners)
+
+
+def _team_section(games: list[GameRecord]) -> list[dict]:
+    """Per set of teams: each team's wins (one per game it won, never one per Community) and final populations."""
+    out = []
+    by_teams: dict[tuple, list[GameRecord]] = defaultdict(list)
+    for g in games:
+        if g.teams is not None:
+            by_teams[g.teams].append(g)
+    for teams, group in sorted(by_teams.items()):
+        total = len(group)
+        fair = sum(_won(g) for g in group) / (len(teams) * total)
+        rows = []
+        for index, team in enumerate(teams):
+            wins = sum(1 for g in group if team[0] in g.winners)
+            rows.append({"team": index, "seats": list(team), "win": rate(wins, total),
+                         "p_value": proportion_z_test(wins, total, fair) if fair else None,
+                         "population": mean_interval(g.final_populations[team[0]] if g.pooled else
+                                                     sum(g.final_populations[s] for s in team) for g in group)})
+        out.append({"teams": [list(t) for t in teams], "games": total, "fair_share": fair, "rows": rows})
+    return out
+
+
 def _seat_section(games: list[GameRecord]) -> dict[int, dict]:
-    """Per player count: each seat's wins, final population and elimination."""
+    """Per player count: each seat's wins, final population and elimination (games without teams: a team's win is
+    not a win of each of its seats)."""
     out: dict[int, dict] = {}
     by_players: dict[int, list[GameRecord]] = defaultdict(list)
     for g in games:
-        by_players[g.players].append(g)
+        if g.teams is None:
+            by_players[g.players].append(g)
     for n, group in sorted(by_players.items()):
         total = len(group)
         total_wins = sum(len(g.winners) for g in group)
@@ -57,7 +87,7 @@ def _group_metrics(group: list[GameRecord]) -> dict:
         "population": mean_interval(p for g in group for p in g.final_populations),
         "eliminated": rate(sum(1 for g in group if min(g.final_populations) == 0), total),
         "no_winner": rate(sum(1 for g in group if not g.winners), total),
-        "shared": rate(sum(1 for g in group if len(g.winners) > 1), total),
+        "shared": rate(sum(1 for g in group if _won(g) > 1), total),
         "rounds": mean_interval(g.rounds for g in group),
         "leader_win": rate(sum(1 for g in with_leader if g.first_leader in g.winners), len(with_leader))
         if with_leader else None,
@@ -160,6 +190,7 @@ def analyse(results: Results) -> dict:
         "players": sorted({g.players for g in games}),
         "bots": bots,
         "seats": _seat_section(games),
+        "teams": _team_section(games),
         "variants": _variant_section(games),
         "powers": _power_section(games),
         "cells": {label: _group_metrics(group) for label, group in cells.items()},

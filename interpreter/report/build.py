@@ -46,7 +46,7 @@ def build_report(results_path: str | Path, out_dir: str | Path = DEFAULT_OUT, en
         raise _problem(out, f"cannot create the report folder: {exc.strerror or exc}", A_WRITE) from None
     try:
         images: dict[str, Path] = {
-            "seats": _plot_seats(analysis, out),
+            **({"seats": _plot_seats(analysis, out)} if analysis["seats"] else {}),  # (every game in teams: none)
             "populations": _plot_populations(analysis, out),
             "rounds": _plot_rounds(analysis, out),
             "elimination": _plot_elimination(analysis, out),

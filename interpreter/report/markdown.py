@@ -67,6 +67,20 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
         ["the first leader wins", _pct(overall["leader_win"])],
     ])
 
+    if analysis["teams"]:
+        lines += ["", "## Win rate by team", ""]
+        lines.append("A team wins together: a game it won counts once for the team, never once for each of its "
+                     "Communities. The fair share is the win rate every team would have if teams did not matter "
+                     "(wins per game ÷ teams); the population is the team's: its one score if pooled, else the sum of its "
+                     "Communities'.")
+        for section in analysis["teams"]:
+            layout = " against ".join("+".join(str(s) for s in team) for team in section["teams"])
+            lines += ["", f"**Teams {layout}** ({section['games']} games, fair share {section['fair_share']:.1%}):",
+                      ""]
+            lines += _table(["team", "seats", "win rate", "p", "mean final population"],
+                            [[str(r["team"]), ", ".join(str(s) for s in r["seats"]), _pct(r["win"]),
+                              _p(r["p_value"]), _num(r["population"])] for r in section["rows"]])
+
     lines += ["", "## Win rate by seat", ""]
     lines.append("Seat 0 is the first seat, not necessarily the first to lead: the first leader is decided by the "
                  "Transfer. The fair share is the win rate every seat would have if seats did not matter "
@@ -76,7 +90,10 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
         lines += _table(["seat", "win rate", "p", "mean final population", "eliminated"],
                         [[str(s["seat"]), _pct(s["win"]), _p(s["p_value"]), _num(s["population"]),
                           _pct(s["eliminated"])] for s in section["seats"]])
-    lines += ["", f"![Win rate by seat]({images['seats'].name})"]
+    if "seats" in images:
+        lines += ["", f"![Win rate by seat]({images['seats'].name})"]
+    else:
+        lines += ["", "No game without teams: a team's win is shown by team (above), not by seat."]
 
     lines += ["", "## First leader", ""]
     if "leader" in images:

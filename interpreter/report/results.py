@@ -62,6 +62,8 @@ class GameRecord:
     first_leader: int | None = None
     powers: dict | None = None
     bots: tuple[str, ...] | None = None
+    teams: tuple[tuple[int, ...], ...] | None = None  # the hand's teams (a team wins together), if it had any
+    pooled: bool = False  # a team keeps one score (each Community shows it), not each its own
 
 
 @dataclass
@@ -122,11 +124,19 @@ def _record(data: Any, index: int, cell: str, where: tuple[str, int], path: Path
             if "moved" in v and not per_seat(v["moved"]):
                 raise bad(f"'powers' {key!r}: 'moved' must be a list of {players} whole numbers, one per seat "
                           "(or left out)")
+    teams = data.get("teams")
+    if teams is not None:
+        seats = [s for team in teams for s in team] if isinstance(teams, list) and all(
+            isinstance(team, list) and team for team in teams) else None
+        if seats is None or sorted(seats) != list(range(players)) or not all(_is_int(s) for s in seats):
+            raise bad(f"'teams' must list each seat from 0 to {players - 1} in one team")
+        teams = tuple(tuple(team) for team in teams)
     raw_bots = data.get("bots", bots)
     return GameRecord(index=data.get("game", index) if _is_int(data.get("game")) else index, players=players,
                       rounds=rounds, final_populations=list(populations), winners=sorted(set(winners)), cell=cell,
                       factions=parsed_factions, first_leader=leader, powers=powers,
-                      bots=tuple(str(b) for b in raw_bots) if isinstance(raw_bots, (list, tuple)) else None)
+                      bots=tuple(str(b) for b in raw_bots) if isinstance(raw_bots, (list, tuple)) else None,
+                      teams=teams, pooled=data.get("team_score") == "pooled")
 
 
 def _cell_label(cell: Any) -> str:

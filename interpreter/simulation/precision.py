@@ -66,13 +66,21 @@ def rate_counts(records: Iterable[dict], players: int) -> list[tuple[str, int, i
     """
     games = 0
     wins = [0] * players
+    team_wins: list[int] = []  # with teams: each team's (a team wins together: never its Communities' own)
+    teams = None
     nobody = 0
     fired: dict[str, list[int]] = {}  # power -> [wins, Communities] when it ran; [2:] otherwise
     for record in records:
         games += 1
         winners = record["winners"]
-        for seat in winners:
-            wins[seat] += 1
+        if "teams" in record:
+            teams = record["teams"]
+            team_wins = team_wins or [0] * len(teams)
+            for team in record["winning_teams"]:
+                team_wins[team] += 1
+        else:
+            for seat in winners:
+                wins[seat] += 1
         nobody += not winners
         for power, stats in (record.get("powers") or {}).items():
             counts = fired.setdefault(power, [0, 0, 0, 0])
@@ -80,7 +88,10 @@ def rate_counts(records: Iterable[dict], players: int) -> list[tuple[str, int, i
                 at = 0 if times > 0 else 2
                 counts[at] += seat in winners
                 counts[at + 1] += 1
-    rates = [(f"Community {seat}'s win rate", wins[seat], games) for seat in range(players)]
+    if teams is not None:
+        rates = [(f"Team {i}'s win rate", team_wins[i], games) for i in range(len(teams))]
+    else:
+        rates = [(f"Community {seat}'s win rate", wins[seat], games) for seat in range(players)]
     rates.append(("the rate of games nobody won", nobody, games))
     for power in sorted(fired):
         won, ran, won_idle, idle = fired[power]

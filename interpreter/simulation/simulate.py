@@ -225,12 +225,30 @@ def summarize(records: list[dict], players: int, scenario: Scenario, setup: Game
         "mean_final_population": [rate(p) for p in population_sum],
         "mean_rounds": rate(rounds),
     }
+    if setup.teams is not None:  # a team wins together: its wins are the team's, never its Communities' own
+        _team_summary(summary, records, setup.teams, rate)
     if scenario.random_setup:  # only then, so that other runs' JSON keeps its keys
         summary["random_setup"] = {"factions": [[c.faction, c.variant] for c in scenario.factions],
                                    "added": list(scenario.added)}
     if interrupted:  # only then, so that a finished run's JSON keeps its keys
         summary["interrupted"] = True
     return summary
+
+
+def _team_summary(summary: dict, records: list[dict], teams, rate) -> None:
+    """A summary of a game with teams: the wins, win rate and shared wins per team, in place of per seat."""
+    wins = [0] * len(teams)
+    shared = 0
+    for record in records:
+        won = record.get("winning_teams", [])
+        for team in won:
+            wins[team] += 1
+        shared += len(won) > 1
+    del summary["wins"], summary["win_rate"]  # (a team's win is not a win of each of its Communities)
+    summary["shared_wins"] = shared
+    summary["teams"] = [list(team) for team in teams]
+    summary["team_wins"] = wins
+    summary["team_win_rate"] = [rate(w) for w in wins]
 
 
 def to_json(result: dict) -> str:

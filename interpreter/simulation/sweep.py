@@ -387,7 +387,8 @@ def result_line(cell: Cell, record: dict) -> str:
     line = {"cell": cell.coords, "game": record["game"], "seed": record["seed"], "rounds": record["rounds"],
             "final_populations": record["final_populations"], "winners": record["winners"],
             "factions": cell.factions, "bots": cell.coords["bots"]}
-    for extra in ("first_leader", "powers"):  # what the balance report reads, when the game recorded it
+    for extra in ("first_leader", "powers", "teams", "team_score", "winning_teams"):  # what the balance report
+        # reads, when the game recorded it (the teams: a game of a hand with teams)
         if extra in record:
             line[extra] = record[extra]
     return json.dumps(line) + "\n"
@@ -556,8 +557,12 @@ def cell_summaries(sweep: Sweep, results: dict[tuple[str, int], dict]) -> list[d
     for cell in sweep.cells:
         games = [results[(cell.key, i)] for i in range(sweep.games) if (cell.key, i) in results]
         players = cell.coords["players"]
-        wins = [sum(seat in g["winners"] for g in games) for seat in range(players)]
         count = len(games)
+        teams = next((g["teams"] for g in games if "teams" in g), None)
+        if teams is not None:  # a team wins together: its wins, never its Communities' own
+            wins = [sum(team in g.get("winning_teams", ()) for g in games) for team in range(len(teams))]
+        else:
+            wins = [sum(seat in g["winners"] for g in games) for seat in range(players)]
         out.append({
             "cell": cell.coords,
             "factions": cell.factions,
@@ -566,6 +571,7 @@ def cell_summaries(sweep: Sweep, results: dict[tuple[str, int], dict]) -> list[d
             "win_rate": [round(w / count, 4) if count else None for w in wins],
             "no_winner": sum(not g["winners"] for g in games),
             "mean_rounds": round(sum(g.get("rounds", 0) for g in games) / count, 4) if count else None,
+            **({"teams": teams} if teams is not None else {}),
         })
     return out
 

@@ -281,7 +281,7 @@ class Narrator:
         return [f"Power drawn: {e['name']}."]
 
     def _game_over(self, e: dict) -> list[str]:
-        return ["Game over. " + winners_text(e["winners"], you=self.viewer)]
+        return ["Game over. " + winners_text(e["winners"], you=self.viewer, teams=e.get("teams"))]
 
 
 def _same_score(one: dict, other: dict) -> bool:

@@ -399,7 +399,7 @@ class TableSession:
         n = game.n
         trick = obs["trick"]
         decision = game.decision
-        return {
+        view = {
             "scenario": {"id": game.setup.scenario.id, "title": game.setup.scenario.title, "ref": self.scenario_ref},
             "seat": viewer, "spectator": not seated, "people": sorted(self.people),
             "players": n, "seed": game.seed, "bots": list(self.bot_names),
@@ -434,6 +434,9 @@ class TableSession:
             "answers": len(game.answers),
             "can_take_back": self.people == {viewer} and self.can_take_back(),
         }
+        if game.setup.teams is not None:  # the hand's teams (only then, so that other views keep their keys)
+            view["teams"] = [list(team) for team in game.setup.teams]
+        return view
 
 
 __all__ = ["TableSession", "SPECTATOR", "bot_names", "card_order", "sorted_options", "option_card", "BOTS",

@@ -40,8 +40,8 @@ def _hand_keys() -> list[str]:
     hand = json.loads((ROOT / "boxes" / "schema" / "scenario.schema.json").read_text())["$defs"]["hand"]
     keys = []
     for key, spec in hand["properties"].items():
-        if key == "transfer":
-            keys += [f"transfer.{sub}" for sub in spec["properties"]]
+        if key in ("transfer", "score"):
+            keys += [f"{key}.{sub}" for sub in spec["properties"]]
         else:
             keys.append(key)
     return keys
@@ -49,7 +49,8 @@ def _hand_keys() -> list[str]:
 
 def test_the_schema_has_the_hand_keys_the_docs_describe():
     assert _hand_keys() == ["dealer", "first_dealer", "hand_size", "first_leader", "transfer.cards", "transfer.to",
-                            "transfer.seen_by", "transfer.into", "auction"]
+                            "transfer.seen_by", "transfer.into", "auction", "score.floor", "score.target",
+                            "score.winner", "teams"]
 
 
 def test_every_key_of_the_hand_is_a_row_of_the_defaults_table_in_rules_md():
@@ -63,7 +64,8 @@ def test_every_key_of_the_hand_is_a_row_of_the_defaults_table_in_rules_md():
 @pytest.mark.parametrize("box", BOXES)
 def test_both_bundled_boxes_state_every_key_of_the_hand(box):
     data = load_yaml(ROOT / "boxes" / box).data["hand"]
-    stated = [k for k in data if k != "transfer"] + [f"transfer.{k}" for k in data["transfer"]]
+    stated = [k for k in data if k not in ("transfer", "score")] + [f"{group}.{k}" for group in ("transfer", "score")
+                                                                   for k in data[group]]
     assert sorted(stated) == sorted(_hand_keys())
 
 
@@ -158,3 +160,23 @@ def test_a_pass_across_with_an_odd_number_of_players_is_refused(tmp_path, librar
     assert problems(tmp_path, "players: 3\nhand:\n  transfer: {to: {cycle: [left, across]}}\n", library) == [
         "5:18: error[D035]: hand.transfer.to: nobody sits across the table in a game of 3: 'across' needs an even "
         "number of players"]
+
+
+def test_a_score_loads_its_floor_target_and_winner(tmp_path, library):
+    path = tmp_path / "s.yaml"
+    path.write_text(FACTIONS + "hand:\n  score: {floor: none, target: {at_least: 500, at_most: -200}, "
+                               "winner: fewest}\n", encoding="utf-8")
+    scenario, _ = load_scenario_file(path, library)
+    assert scenario.hand.given() == ("floor", "target", "winner")
+    assert (scenario.hand.floor, scenario.hand.target, scenario.hand.winner) == ("none", (500, -200), "fewest")
+
+
+def test_a_target_below_the_floor_is_refused_at_its_place(tmp_path, library):
+    assert problems(tmp_path, "hand:\n  score: {floor: 0, target: {at_most: -200}}\n", library) == [
+        "4:39: error[D060]: hand.score.target.at_most: no score can fall to -200: the floor is 0 (give the score "
+        "no floor, floor: none, or a target the scores can reach)"]
+
+
+def test_a_score_key_the_schema_does_not_know_is_named(tmp_path, library):
+    assert problems(tmp_path, "hand:\n  score: {winner: least}\n", library) == [
+        "4:19: error[D013]: hand.score.winner: 'least' is not one of 'most', 'fewest'"]

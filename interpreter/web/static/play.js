@@ -175,8 +175,11 @@ function show(view) {
   const result = $("result");
   if (view.over) {
     const w = view.winners;
+    // with teams, a team wins together: one win of the team, never one of each of its Communities
+    const won = view.teams ? view.teams.map((t, i) => [t, i]).filter(([t]) => w.includes(t[0]))
+      .map(([t, i]) => `Team ${i} (${t.map(community).join(" and ")})`) : w.map(community);
     result.textContent = "Game over: " + (w.length === 0 ? "nobody has a Survivor left." :
-      w.length === 1 ? `${community(w[0])} wins.` : w.map(community).join(" and ") + " share the win.") +
+      won.length === 1 ? `${won[0]} wins.` : won.join(" and ") + " share the win.") +
       " Final populations: " + view.communities.map((c) => `${community(c.seat)} ${c.population}`).join(", ");
     result.classList.remove("hidden");
   } else result.classList.add("hidden");
