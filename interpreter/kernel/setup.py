@@ -20,7 +20,7 @@ from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, CompiledPower, StateSpec, VariantProgram
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, TURNED_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -257,6 +257,12 @@ def _index_programs(setup: GameSetup) -> None:
     kept = [*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()] if setup.hand.auction is not None else []
     if setup.hand.dealer != "none":
         kept.append(("dealer", DEALER_STATE))
+    if setup.hand.turn_up:
+        kept.append(("turned", TURNED_STATE))
+    game_kept = list(REDEAL_STATE.items()) if setup.hand.auction is not None and \
+        setup.hand.auction.all_pass == "redeal" else []
+    for name, key in game_kept:  # kept from round to round
+        setup.state_specs[key] = StateSpec(key, name, "counter", False, "game", "public")
     if kept:  # the hand's record (the dealer, the auction): public state of the round (kernel.game)
         for name, key in kept:
             if key in setup.state_specs:
@@ -269,7 +275,7 @@ def _index_programs(setup: GameSetup) -> None:
 
 #: What the kernel keeps of an auction in progress, beside its record (compiler.AUCTION_STATE): who bids next,
 #: and the passes in a row.
-AUCTION_PROGRESS = {"turn": "Auction:turn", "passes": "Auction:passes"}
+AUCTION_PROGRESS = {"turn": "Auction:turn", "passes": "Auction:passes", "start": "Auction:start"}
 
 
 def _set_options(setup: GameSetup) -> None:

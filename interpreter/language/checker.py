@@ -66,6 +66,8 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "auction_winner": (COMMUNITY, ANY),
     "winning_bid": (INT, ANY),
     "winning_faction": (FACTION, ANY),
+    "auction_stage": (INT, ANY),
+    "turned_up": (CARD, ANY),  # the card the hand turned up (turn_up: true), in every hook and rule
     "dealer": (COMMUNITY, ANY),  # the round's dealer (Community 0 in a hand without one)
 }
 ATTR_TYPES = {"value": INT, "survivors": INT, "faction": FACTION}

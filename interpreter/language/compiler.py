@@ -750,7 +750,11 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": op
 #: Where the kernel keeps the hand's auction in the game's state (kernel.game, docs/boxes.md): the bids and
 #: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
 AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
-                 "trump": "Auction:trump", "bid": "Auction:bid"}
+                 "trump": "Auction:trump", "bid": "Auction:bid", "stage": "Auction:stage"}
+#: Where the kernel keeps the card the hand turned up (`turn_up`: its id) and the rounds dealt again
+#: (`all_pass: redeal`: in all, which moves the deal on, and this round's in a row) in the game's state.
+TURNED_STATE = "Hand:turned"
+REDEAL_STATE = {"redeals": "Hand:redeals", "redealt": "Hand:redealt"}
 #: Where the kernel keeps the round's dealer in the game's state (a hand with a dealer: docs/boxes.md).
 DEALER_STATE = "Hand:dealer"
 
@@ -785,6 +789,8 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "auction_winner": lambda ctx: ctx.g.state.get((AUCTION_STATE["winner"], None), 0),
     "winning_bid": lambda ctx: ctx.g.state.get((AUCTION_STATE["contract"], None), 0),
     "winning_faction": lambda ctx: ctx.g.state.get((AUCTION_STATE["trump"], None)),
+    "auction_stage": lambda ctx: ctx.g.state.get((AUCTION_STATE["stage"], None), 1),
+    "turned_up": lambda ctx: ctx.g.state[(TURNED_STATE, None)],
     "dealer": lambda ctx: ctx.g.state.get((DEALER_STATE, None), 0),
 }
 

@@ -35,6 +35,7 @@ NAMES = {
     "passing": "the bid is a pass", "bids_so_far": "the number of bids made so far in the auction",
     "auction_winner": "the Community that won the auction", "winning_bid": "the winning bid's number (or level)",
     "winning_faction": "the winning bid's Faction", "dealer": "the dealer",
+    "auction_stage": "the auction's stage", "turned_up": "the turned-up card",
 }
 # The sides of a trick, each as a noun phrase.
 SIDE_WORDS = {"plus": "the + side", "minus": "the − side"}
