@@ -13,7 +13,6 @@ import pytest
 
 from happydayz.base.errors import GameRuleError
 from happydayz.data.hand import MAX_REDEALS
-from happydayz.kernel import fastpath
 from happydayz.kernel.actions import ActionSpace, ObservationLayout
 from happydayz.kernel.determinize import Sampler
 from happydayz.kernel.game import Game
@@ -22,6 +21,7 @@ from happydayz.players.agents import play_game
 from happydayz.players.registry import BOTS, make_bots
 
 from conftest import ENV, ROOT
+from test_hand_played import _random_game
 
 MODS = ROOT / "tests" / "games" / "mods"
 EUCHRE = ("hand_euchre", "hand_euchre_redeal")
@@ -46,14 +46,6 @@ def _answer(game: Game, *labels: str) -> None:
         index = game.decision.index_of_label(label)
         assert index is not None, (label, [o.label for o in game.decision.options])
         game.apply(index)
-
-
-def _random_game(setup, seed: int, fast: bool, monkeypatch) -> Game:
-    monkeypatch.setattr(fastpath, "ENABLED", fast)
-    game = Game(setup, seed)
-    chooser = random.Random(seed)
-    game.play(lambda d: chooser.randrange(len(d.options)))
-    return game
 
 
 @pytest.mark.parametrize("name", EUCHRE)
