@@ -270,6 +270,15 @@ def _index_programs(setup: GameSetup) -> None:
                                                   "auction's: give the power another name")
             setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
+    if not setup.hand.turn_up:  # (`happydayz check` says it at the scenario's place: D046)
+        playing = [setup.faction_power.get(c.faction) for c in setup.scenario.factions]
+        playing += [setup.added_power.get(name) for name in setup.scenario.added]
+        for power in playing:
+            if power is not None and power.turned_up_at is not None:
+                at = power.turned_up_at
+                raise setup_error(setup.scenario, f"the power {power.name} reads turned_up ({power.file.name}:"
+                                                  f"{at.line}:{at.column}), the card the hand turns up, but this "
+                                                  "game's hand turns up none: say turn_up: true in its hand")
     _set_options(setup)
 
 

@@ -133,6 +133,7 @@ class CompiledPower:
     variants: dict[str, VariantProgram] = field(default_factory=dict)  # "fixed" for a fixed power
     state: dict[str, StateSpec] = field(default_factory=dict)  # its counters and marks, by name
     types: dict[int, str] = field(default_factory=dict, repr=False)  # id(expression) -> type, for the IR export
+    turned_up_at: Span | None = None  # where it first reads `turned_up` (a game whose hand turns up none: D046)
 
     @property
     def fixed(self) -> bool:
@@ -162,6 +163,7 @@ class Compiler(Visitor):
         self.prompts = Prompts(checked)  # each choice's words, naming the power and its variant
         power = checked.power
         self.power_name = power.name  # for R001, when a loop of its expressions spends the step budget
+        self.turned_up_at: Span | None = None
         self.state = {d.name: StateSpec(f"{power.name}:{d.name}", d.name, d.kind, d.per_community, d.lifetime,
                                         d.visibility, d.option) for d in power.state}
 
@@ -180,6 +182,7 @@ class Compiler(Visitor):
                 compiled.variants[v.kind] = self.variant(v.kind, v.title, v.hooks, v.rules)
         else:
             compiled.variants["fixed"] = self.variant("fixed", None, power.hooks, power.rules)
+        compiled.turned_up_at = self.turned_up_at
         return compiled
 
     def variant(self, kind, title, hooks, rules) -> VariantProgram:
@@ -403,6 +406,8 @@ class Compiler(Visitor):
         name = n.name
         builtin = _BUILTIN_READERS.get(name)
         if builtin is not None and not self._is_variable(n):
+            if name == "turned_up" and self.turned_up_at is None:
+                self.turned_up_at = n.span
             return builtin
         if name in self.state:  # (never a local: see statement_SetVar)
             return self._state_reader(name, None)

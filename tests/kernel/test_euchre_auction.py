@@ -156,3 +156,15 @@ def test_turn_up_with_nothing_left_in_the_reserve_is_refused_with_the_round():
         Game(_setup("hand_euchre"), 0, deal_plan=_dealt(DEAL, []))
     assert "the hand turns up the Reserve's top card (turn_up), but the deal left no card in the Reserve" in str(
         caught.value)
+
+
+def test_a_power_that_reads_the_turned_card_is_refused_at_set_up_by_a_hand_that_turns_none_up(tmp_path):
+    text = (MODS / "hand_euchre.scenario.yaml").read_text(encoding="utf-8").replace("  turn_up: true\n", "")
+    (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+    for power in ("euchre.power", "plain.power"):
+        (tmp_path / power).write_text((MODS / power).read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(GameRuleError) as caught:
+        prepare(ENV, tmp_path / "s.yaml")
+    assert caught.value.diagnostics[0].message == (
+        "the power Euchre reads turned_up (euchre.power:17:33), the card the hand turns up, but this game's hand "
+        "turns up none: say turn_up: true in its hand")
