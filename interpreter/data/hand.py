@@ -267,10 +267,6 @@ def hand_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
     if wants_auction and not isinstance(hand.auction, Auction):
         problems.append(((("first_leader",),), "the first leader is the auction's winner, but the hand has no "
                                                "auction: give it one (auction:)"))
-    if hand.seen_by == "giver_and_receiver" and hand.into == "transfer_zone":
-        problems.append(((("transfer", "seen_by"), ("transfer", "into")),
-                         "a Transfer zone lies face up for everyone to see: cards seen by their giver and receiver "
-                         "only go into the hand (into: hand)"))
     return problems
 
 

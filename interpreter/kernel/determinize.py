@@ -235,6 +235,12 @@ class Sampler:
             places.append((f"expedition:{seat}", face_down, face_up))
         turned = card_ids(observation, "turned_up") if setup.hand.turn_up else None  # face up on the Reserve's top
         places.append(("reserve", observation["reserve_size"] - (turned is not None), frozenset()))
+        transfer_seen = card_ids(observation, "transfer")
+        if setup.secret_transfer:  # the cards passed between two others: hidden in the receiver's Transfer zone
+            for seat, size in enumerate(observation["transfer_sizes"]):
+                if size > len(transfer_seen[seat]):
+                    places.append((f"transfer:{seat}", size - len(transfer_seen[seat]),
+                                   frozenset(forbidden.get(seat, ()))))
         self.pool = hidden_cards(setup, observation, seen)
         needed = sum(size for _, size, _ in places)
         if needed > len(self.pool):
@@ -248,7 +254,7 @@ class Sampler:
         # --- the zones the observer sees
         zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
         for seat in range(n):
-            zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
+            zones[f"transfer:{seat}"] = list(transfer_seen[seat])
             if seat != me and passed[seat]:
                 zones[f"hand:{seat}"] = list(passed[seat])
             zones[f"expedition:{seat}"] = seen[seat]

@@ -47,6 +47,17 @@ def _hands_known(game, seat: int) -> list[list[int]]:
     return known
 
 
+def _transfer_ids(game, seat: int) -> list[list[int]]:
+    """The cards `seat` sees in each Transfer zone: all of them, or with `seen_by: giver_and_receiver` (and
+    `into: transfer_zone`) those of its own zone and those it passed; a card a power put there is seen."""
+    zones = game.zones
+    if not game.setup.secret_transfer:
+        return [list(zones[k]) for k in game.transfer_keys]
+    hidden = {card for giver, receiver, card in game.transfer_picks if card >= 0 and seat not in (giver, receiver)}
+    return [list(zones[k]) if s == seat or not hidden else [c for c in zones[k] if c not in hidden]
+            for s, k in enumerate(game.transfer_keys)]
+
+
 def _trick(game, seat: int):
     trick = game.trick
     if trick is None:
@@ -68,7 +79,8 @@ KEYS: dict[str, Maker] = {
     "always": lambda game, seat: list(game.setup.always),
     "added": lambda game, seat: list(game.added),
     "hand": lambda game, seat: _labels(game, game.zones[game.hand_keys[seat]]),
-    "transfer": lambda game, seat: [_labels(game, game.zones[k]) for k in game.transfer_keys],
+    "transfer": lambda game, seat: [_labels(game, cards) for cards in _transfer_ids(game, seat)],
+    "transfer_sizes": lambda game, seat: [len(game.zones[k]) for k in game.transfer_keys],
     "hand_sizes": lambda game, seat: [len(game.zones[k]) for k in game.hand_keys],
     "expedition_sizes": lambda game, seat: [len(game.zones[k]) for k in game.expedition_keys],
     "expedition_face_up": lambda game, seat: [_labels(game, _face_up(game, game.zones[k]))
@@ -91,7 +103,7 @@ KEYS: dict[str, Maker] = {
 #: The card lists of KEYS by their ids alone (the Encounter card: its id, or None).
 CARD_IDS: dict[str, Maker] = {
     "hand": lambda game, seat: list(game.zones[game.hand_keys[seat]]),
-    "transfer": lambda game, seat: [list(game.zones[k]) for k in game.transfer_keys],
+    "transfer": _transfer_ids,
     "expedition_known": lambda game, seat: game.known,
     "expedition_face_up": lambda game, seat: [_face_up(game, game.zones[k]) for k in game.expedition_keys],
     "encounter": lambda game, seat: game.zones["encounter"][0] if game.zones["encounter"] else None,
@@ -203,7 +215,8 @@ def has_known(observation: Mapping) -> bool:
 OPTIONAL: dict[str, Callable[[Any], bool]] = {"dealer": lambda game: game.setup.hand.dealer != "none",
                                               "hands_known": lambda game: game.setup.hand.into == "hand" or
                                               bool(game.setup.hand.turn_up),
-                                              "turned_up": lambda game: bool(game.setup.hand.turn_up)}
+                                              "turned_up": lambda game: bool(game.setup.hand.turn_up),
+                                              "transfer_sizes": lambda game: game.setup.secret_transfer}
 
 
 def observe(game, seat: int) -> dict:

@@ -76,6 +76,11 @@ class GameSetup:
     def rules(self, faction: str, variant: str) -> VariantProgram:
         return self.faction_power[faction].variant(variant)
 
+    @property
+    def secret_transfer(self) -> bool:
+        """Whether the passed cards lie in Transfer zones that only their giver and receiver see."""
+        return self.hand.seen_by == "giver_and_receiver" and self.hand.into == "transfer_zone"
+
     def hand_size(self, round_no: int) -> int:
         """Cards dealt to each Community in round `round_no` (a round past the game's last: the last's)."""
         sizes = self.hand_sizes
