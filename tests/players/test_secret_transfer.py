@@ -22,8 +22,8 @@ from happydayz.players.agents import play_game
 from happydayz.players.registry import BOTS, make_bots
 
 from conftest import ENV
+from test_honesty import SEAT, answers_of
 
-SEAT = 0
 SCENARIO = """title: Secret passes
 box: woodstock-fever
 factions: [Hippies, Soldiers, Dogs]
@@ -118,13 +118,7 @@ def test_a_bot_decides_the_same_whatever_lies_hidden_in_a_transfer_zone(tmp_path
     assert positions
     for game, hidden in positions:
         assert hidden.observe(SEAT) == game.observe(SEAT), "the swapped cards were not hidden from the seat"
-        answers = []
-        for version in (game, hidden):
-            agent = BOTS[bot](1234)
-            bind = getattr(agent, "bind", None)
-            if bind is not None:
-                bind(setup, SEAT)
-            answers.append(agent.decide(version.observe(SEAT), version.decision))
+        answers = answers_of(bot, setup, (game, hidden))
         assert answers[0] == answers[1], (bot, game.decision.kind)
 
 
