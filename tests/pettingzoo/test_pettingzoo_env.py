@@ -86,7 +86,7 @@ HAND_MODS = Path(__file__).resolve().parents[1] / "games" / "mods"
 
 
 @pytest.mark.parametrize("name, players", [("hand_auction", 3), ("hand_chosen", 3), ("hand_euchre", 4),
-                                           ("hand_euchre_redeal", 4)])
+                                           ("hand_euchre_redeal", 4), ("hand_secret_zone", 3)])
 def test_pettingzoos_api_test_on_the_hands_new_decisions(name, players):
     """An auction with a power's rule on the bids, a chosen dealer, and Euchre's (a turned card, two stages, a
     deal again): PettingZoo's own API test."""
