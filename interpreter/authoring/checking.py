@@ -11,12 +11,13 @@ import os
 from pathlib import Path
 
 from happydayz.base.errors import Diagnostic, DiagnosticSink, HappyError, Span
-from happydayz.base.safeyaml import load_yaml
-from happydayz.data.boxes import check_data_file, detect_kind, load_scenario_file
+from happydayz.base.safeyaml import format_path, load_yaml
+from happydayz.data.boxes import check_data_file, detect_kind, load_scenario_file, scenario_hand
 from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import Library
 from happydayz.kernel.scripted import check_script, is_script
+from happydayz.language import ast
 from happydayz.language.checker import check
 from happydayz.language.parser import parse_file
 
@@ -97,6 +98,7 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
     problems += _option_problems(doc, scenario, extended, trees)
     problems += _shared_problems(scenario, extended, trees)
     problems += _precedence_warnings(scenario, extended, trees)
+    problems += _turned_up_problems(doc, scenario, extended, library, trees)
     for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
         power = extended.extra_added.get(entry["name"])
         if power is None:
@@ -217,6 +219,31 @@ def _tree(file, trees: dict):
 def _shape(d) -> str:
     """A shared state as a `uses` line names it: kind, name, what it holds, per Community."""
     return f"{d.kind} {d.name}" + (f": {d.holds}" if d.holds else "") + (" per community" if d.per_community else "")
+
+
+def _turned_up_problems(doc, scenario, extended: Library, library: Library, trees: dict) -> list[Diagnostic]:
+    """A power of the scenario that reads `turned_up` while its hand turns no card up (D046), at the power's entry."""
+    box = library.boxes.get(scenario.box)
+    if box is None or scenario_hand(box.hand, scenario.house_rules, scenario.hand).turn_up:
+        return []
+    factions, added = extended.all_factions(), extended.all_added_powers()
+    entries = [(("factions", i), c.faction, factions[c.faction].power_file) for i, c in enumerate(scenario.factions)
+               if c.faction in factions]
+    entries += [(("added", i), name, added[name].power_file) for i, name in enumerate(scenario.added) if name in added]
+    problems = []
+    for where, name, file in entries:
+        path = Path(file).resolve()
+        try:
+            tree = trees[path] if path in trees else parse_file(path)
+        except HappyError:
+            continue  # reported when the power file is checked
+        read = next((n for n in ast.walk(tree) if isinstance(n, ast.NameRef) and n.name == "turned_up"), None)
+        if read is not None and where in doc.values:
+            problems.append(Diagnostic(doc.span(where), f"{format_path(where)}: the power of {name} reads turned_up "
+                                       f"({path.name}:{read.span.line}:{read.span.column}), the card the hand turns "
+                                       "up, but this scenario's hand turns up none", "D046",
+                                       hint="say turn_up: true in the scenario's hand (docs/boxes.md, 'The auction')"))
+    return problems
 
 
 def check_paths(paths: list[str | os.PathLike], env: Environment | None = None) -> list[Diagnostic]:

@@ -36,7 +36,10 @@ from happydayz.language.parser import parse, parse_file
 VARIANTS = ("basic", "positive", "negative")
 #: Names the language gives values to (docs/language.md, "Built-in names"): offered where a name may stand.
 GROUPS = ("self", "others", "everyone", "factions", "reserve", "trick", "encounter", "led", "leader", "this",
-          "round", "players", "true", "false", "winner", "winning", "before", "sides", "partner", "team")
+          "round", "players", "true", "false", "winner", "winning", "before", "sides", "partner", "team",
+          # the hand's (docs/language.md, "The auction")
+          "offered", "offered_faction", "passing", "bids_so_far", "auction_winner", "winning_bid", "winning_faction",
+          "dealer", "auction_stage", "turned_up")
 ZONES = ("hand", "transfer", "held", "expedition", "reserve", "discard")
 #: A hook as it is written, by its timing in the syntax tree.
 HOOK_WORDS = {"win": "on win", "play": "on play", "lead": "on lead", "trick": "on trick", "after_trick": "after trick",

@@ -265,6 +265,9 @@ class Session:
             table.add_column(heading, justify=justify, overflow="fold")
         for s in range(obs["players"]):
             transfer = ", ".join(card_name(self.game, c["id"]) for c in obs["transfer"][s]) or "-"
+            if "transfer_sizes" in obs and obs["transfer_sizes"][s] > len(obs["transfer"][s]):  # passed unseen
+                unseen = obs["transfer_sizes"][s] - len(obs["transfer"][s])
+                transfer = (transfer + ", " if obs["transfer"][s] else "") + f"{unseen} unseen"
             # what everyone knows lies in the Expedition zone: its face-up cards and those seen going there,
             # then those seen going there that a power may have taken out unseen since
             known_text = ", ".join(card_name(self.game, c) for c in expedition_seen(obs, s)) or "-"

@@ -133,8 +133,11 @@ class Auction:
     """An auction after the Transfer (`hand.auction`, docs/boxes.md): laps in table order from one seat.
 
     `bids`: ("numbers", low, high) a number; ("factions",) a Faction in play; ("levels", low, high) a level
-    and a Faction. `ends`: 0 for each Community once (one lap), else the passes in a row that end it
-    after a bid (and a lap of passes with no bid). `climbing`: a bid must beat the best one so far.
+    and a Faction. `ends`: 0 for each Community once (one lap), FIRST_BID for the first bid (or a lap of
+    passes), else the passes in a row that end it after a bid (and a lap of passes with no bid).
+    `climbing`: a bid must beat the best one so far. These four are the first stage's; `then` holds the
+    later stages (each an Auction of which only those four count), each run only if nobody has bid yet;
+    `all_pass`: what follows an auction nobody bid in, "play" or "redeal".
     """
 
     first: Any = "dealer_left"  # who bids first: dealer_left, dealer, or ("seat", n)
@@ -142,6 +145,18 @@ class Auction:
     ends: int = 0
     passing: bool = False  # whether a Community may pass
     climbing: bool = False
+    then: tuple = ()
+    all_pass: str = "play"
+
+    @property
+    def stages(self) -> tuple:
+        return (self,) + self.then
+
+
+#: `ends: first_bid` as Auction.ends says it.
+FIRST_BID = -1
+#: A round dealt again this many times in a row (all_pass: redeal) is played (docs/boxes.md).
+MAX_REDEALS = 20
 
 
 @dataclass(frozen=True)
@@ -173,6 +188,7 @@ class Hand:
     target: tuple | str | None = None  # score.target: "none", or (at_least, at_most), each a number or None
     winner: str | None = None  # score.winner: most or fewest
     teams: Teams | str | None = None  # "none": every Community for itself (Happy DayZ's)
+    turn_up: bool | None = None  # the Reserve's top card turned face up after the deal
 
     def over(self, base: "Hand") -> "Hand":
         """This hand's keys, and `base`'s where this one says nothing."""
@@ -188,7 +204,7 @@ class Hand:
 HAPPY_DAYZ = Hand(dealer="none", first_dealer=0, hand_size="deal",
                   first_leader=ByRound(("best_transfer_card", "fewest_survivors")),
                   transfer_to=ByRound(("both",)), seen_by="everyone", into="transfer_zone", auction="none",
-                  floor=0, target="none", winner="most", teams="none")
+                  floor=0, target="none", winner="most", teams="none", turn_up=False)
 
 
 def by_round(value) -> ByRound:
@@ -232,6 +248,7 @@ def hand_of(data: dict | None) -> Hand:
         else None,
         **score_of(data.get("score", {})),
         teams=teams_of(data["teams"]) if "teams" in data else None,
+        turn_up=data.get("turn_up"),
     )
 
 
@@ -255,8 +272,8 @@ def score_of(data: dict) -> dict:
     return said
 
 
-def auction_of(data: dict) -> Auction:
-    """The Auction an `auction:` mapping says (already checked by the schema)."""
+def auction_of(data: dict, stage: bool = False) -> Auction:
+    """The Auction an `auction:` mapping says (already checked by the schema); `stage`: one of its `then`."""
     bids = data.get("bids", {"numbers": [0, 13]})
     if "levels" in bids:
         kind = ("levels", *bids["levels"])
@@ -265,10 +282,11 @@ def auction_of(data: dict) -> Auction:
     else:
         kind = ("factions",)
     ends = data.get("ends", "each_once")
-    passes = 0 if ends == "each_once" else ends["passes"]
+    passes = 0 if ends == "each_once" else FIRST_BID if ends == "first_bid" else ends["passes"]
     first = data.get("from", "dealer_left")
-    return Auction(first=leader_rule(first), bids=kind, ends=passes, passing=data.get("pass", passes > 0),
-                   climbing=data.get("climbing", passes > 0))
+    then = () if stage else tuple(auction_of(item, True) for item in data.get("then", ()))
+    return Auction(first=leader_rule(first), bids=kind, ends=passes, passing=data.get("pass", passes != 0),
+                   climbing=data.get("climbing", passes > 0), then=then, all_pass=data.get("all_pass", "play"))
 
 
 def hand_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
@@ -281,14 +299,14 @@ def hand_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
         problems.append((at + (("dealer",),), "the first leader or the first bidder is the dealer or the dealer's "
                                               "left, but nobody deals: give the hand a dealer (fixed, rotating or "
                                               "chosen)"))
+    if isinstance(hand.auction, Auction) and hand.auction.all_pass == "redeal" and hand.dealer == "none":
+        problems.append(((("auction", "all_pass"), ("dealer",)), "nobody bids, so the next dealer deals again, but "
+                                                                 "nobody deals: give the hand a dealer (fixed, "
+                                                                 "rotating or chosen)"))
     wants_auction = hand.first_leader is not None and hand.first_leader.uses(lambda r: str(r).startswith("auction"))
     if wants_auction and not isinstance(hand.auction, Auction):
         problems.append(((("first_leader",),), "the first leader is the auction's winner, but the hand has no "
                                                "auction: give it one (auction:)"))
-    if hand.seen_by == "giver_and_receiver" and hand.into == "transfer_zone":
-        problems.append(((("transfer", "seen_by"), ("transfer", "into")),
-                         "a Transfer zone lies face up for everyone to see: cards seen by their giver and receiver "
-                         "only go into the hand (into: hand)"))
     return problems
 
 
@@ -361,4 +379,4 @@ def legacy_hand(hand_size: int | None, cards: int | None, direction: str, rounds
 
 
 __all__ = ["ByRound", "Hand", "HAPPY_DAYZ", "SizeExpression", "HandSizeError", "hand_of", "hand_problems",
-           "legacy_hand", "score_of", "score_problems", "Teams", "teams_of", "team_problems", "WINNERS", "DEALERS", "LEADER_WORDS", "TRANSFER_TO", "SEEN_BY", "INTO", "EXPRESSION_NAMES"]
+           "legacy_hand", "score_of", "score_problems", "Teams", "teams_of", "team_problems", "WINNERS", "FIRST_BID", "MAX_REDEALS", "DEALERS", "LEADER_WORDS", "TRANSFER_TO", "SEEN_BY", "INTO", "EXPRESSION_NAMES"]

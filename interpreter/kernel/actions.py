@@ -48,6 +48,7 @@ concatenation of the named pieces of `ObservationLayout.pieces`
     trick_plays         n x N    the card each Community played to it
     trick_trumps        n        1 where that play trumps
     voids               n x F    the Factions each Community is known to lack
+    turned_up           N        the card the hand turned up, while it lies on the Reserve (only with turn_up)
 
 Every value lies in [-BOUND, BOUND] (a population many times the starting one is cut
 off there).
@@ -192,17 +193,23 @@ class ActionSpace:
 
 
 def _auction_bids(setup: GameSetup, factions: tuple[str, ...]) -> tuple:
-    """Every bid of the setup's auction (the kernel's option values), lowest first, then pass; () without one."""
+    """Every bid of the setup's auction (the kernel's option values), lowest first, then pass; () without one.
+
+    An auction of stages (`then:`) numbers the bids of its first stage, then those of each later stage not
+    numbered yet: a bid says the same thing, and takes the same number, in every stage.
+    """
     auction = setup.hand.auction
     if auction is None:
         return ()
-    kind = auction.bids[0]
-    if kind == "numbers":
-        values = [(n, None) for n in range(auction.bids[1], auction.bids[2] + 1)]
-    elif kind == "factions":
-        values = [(None, f) for f in factions]
-    else:
-        values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in factions]
+    values: dict = {}
+    for stage in auction.stages:
+        kind = stage.bids[0]
+        if kind == "numbers":
+            values.update(dict.fromkeys((n, None) for n in range(stage.bids[1], stage.bids[2] + 1)))
+        elif kind == "factions":
+            values.update(dict.fromkeys((None, f) for f in factions))
+        else:
+            values.update(dict.fromkeys((n, f) for n in range(stage.bids[1], stage.bids[2] + 1) for f in factions))
     return (*values, "pass")
 
 
@@ -222,6 +229,8 @@ class ObservationLayout:
             ("expedition_face_up", (n, N)), ("hand_sizes", (n,)), ("expedition_sizes", (n,)), ("reserve_size", (1,)),
             ("encounter", (N,)), ("active", (n,)), ("trick_leader", (n,)), ("trick_side", (2,)), ("trick_led", (F,)),
             ("trick_plays", (n, N)), ("trick_trumps", (n,)), ("voids", (n, F)))
+        if setup.hand.turn_up:  # (a piece of its own only where it is used: the others keep their shape)
+            self.pieces += (("turned_up", (N,)),)
         self.slices, start = [], 0
         for name, shape in self.pieces:
             size = 1
@@ -284,6 +293,8 @@ class ObservationLayout:
             for play in trick["plays"]:
                 v["trick_plays"][play["seat"], play["id"]] = 1
                 v["trick_trumps"][play["seat"]] = 1 if play["trump"] else 0
+        if observation.get("turned_up") is not None and "turned_up" in v:
+            v["turned_up"][observation["turned_up"]["id"]] = 1
         np.clip(vector, -BOUND, BOUND, out=vector)
         return vector
 

@@ -80,6 +80,9 @@ def known_cards(observation: Mapping, expeditions: list[list[int]] | None = None
     encounter = card_ids(observation, "encounter")
     if encounter is not None:
         seen.add(encounter)
+    turned = card_ids(observation, "turned_up")  # (a hand with turn_up: the card face up on the Reserve)
+    if turned is not None:
+        seen.add(turned)
     trick = observation.get("trick")
     if trick:
         seen.update(p["id"] for p in trick["plays"])
@@ -111,8 +114,8 @@ def hidden_cards(setup: GameSetup, observation: Mapping, expeditions: list[list[
 
 def hands_known(setup: GameSetup, observation: Mapping) -> list[list[int]]:
     """The cards the observer knows to lie in each hand, passed into it (a hand whose Transfer goes into
-    the hand: observation's `hands_known`); none otherwise."""
-    if setup.hand.into != "hand":
+    the hand: observation's `hands_known`), or the turned-up card taken into one (turn_up); none otherwise."""
+    if setup.hand.into != "hand" and not setup.hand.turn_up:
         return []
     return card_ids(observation, "hands_known")
 
@@ -230,7 +233,14 @@ class Sampler:
         for seat in range(n):
             face_down = observation["expedition_sizes"][seat] - len(seen[seat])
             places.append((f"expedition:{seat}", face_down, face_up))
-        places.append(("reserve", observation["reserve_size"], frozenset()))
+        turned = card_ids(observation, "turned_up") if setup.hand.turn_up else None  # face up on the Reserve's top
+        places.append(("reserve", observation["reserve_size"] - (turned is not None), frozenset()))
+        transfer_seen = card_ids(observation, "transfer")
+        if setup.secret_transfer:  # the cards passed between two others: hidden in the receiver's Transfer zone
+            for seat, size in enumerate(observation["transfer_sizes"]):
+                if size > len(transfer_seen[seat]):
+                    places.append((f"transfer:{seat}", size - len(transfer_seen[seat]),
+                                   frozenset(forbidden.get(seat, ()))))
         self.pool = hidden_cards(setup, observation, seen)
         needed = sum(size for _, size, _ in places)
         if needed > len(self.pool):
@@ -244,12 +254,14 @@ class Sampler:
         # --- the zones the observer sees
         zones: dict[str, list[int]] = {f"hand:{me}": [c["id"] for c in observation["hand"]]}
         for seat in range(n):
-            zones[f"transfer:{seat}"] = [c["id"] for c in observation["transfer"][seat]]
+            zones[f"transfer:{seat}"] = list(transfer_seen[seat])
             if seat != me and passed[seat]:
                 zones[f"hand:{seat}"] = list(passed[seat])
             zones[f"expedition:{seat}"] = seen[seat]
         if observation.get("encounter"):
             zones["encounter"] = [observation["encounter"]["id"]]
+        if turned is not None:
+            zones["reserve"] = [turned]
         if trick_obs:
             zones["table"] = [p["id"] for p in trick_obs["plays"]]
         self.zones = zones

@@ -27,7 +27,8 @@ from happydayz.base.errors import Diagnostic, GameRuleError
 from happydayz.base.draws import shuffle
 from happydayz.kernel import fastpath, observation
 from happydayz.kernel.setup import AUCTION_PROGRESS, GameSetup, scenario_span
-from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, TURNED_STATE
+from happydayz.data.hand import FIRST_BID, MAX_REDEALS
 from happydayz.kernel.layout import Layout, Trick
 from happydayz.kernel.tables import InForce, Option, pick, round_deck, tables_of
 
@@ -549,10 +550,10 @@ class Game:
     def _deal_by(self) -> int | None:
         """Who deals the round just begun, by the hand's dealer rule (None: nobody deals)."""
         hand = self.setup.hand
-        if hand.dealer == "fixed":
-            return hand.first_dealer
+        if hand.dealer == "fixed":  # (each deal again after nobody bid moves the deal on: all_pass: redeal)
+            return (hand.first_dealer + self.state.get((REDEAL_STATE["redeals"], None), 0)) % self.n
         if hand.dealer == "rotating":
-            return (hand.first_dealer + self.round_no - 1) % self.n
+            return (hand.first_dealer + self.round_no - 1 + self.state.get((REDEAL_STATE["redeals"], None), 0)) % self.n
         return self.dealer  # chosen (asked before the deal), or nobody
 
     def _phase_setup_round(self) -> None:
@@ -615,10 +616,28 @@ class Game:
                 self._replace_deal(*planned)
         if carried:
             self.carried = [[] for _ in range(self.n)]
+        if self.setup.hand.turn_up:
+            self._turn_up()
         self.transfer_picks = []
         self.phase = "transfer"
         if in_force.start_keys:
             self._run_for_everyone(in_force.start_keys, "transfer")
+
+    def _turn_up(self) -> None:
+        """The hand's turn_up: the Reserve's top card, face up for everyone, kept as the round's TURNED_STATE."""
+        reserve = self.zones["reserve"]
+        if not reserve:
+            raise GameRuleError(Diagnostic(scenario_span(self.setup.scenario),
+                                           f"round {self.round_no}: the hand turns up the Reserve's top card "
+                                           "(turn_up), but the deal left no card in the Reserve", "G001", quote=False))
+        self.state[(TURNED_STATE, None)] = reserve[0]
+        if self.record:
+            self._event("turn_up", card=self.label(reserve[0]))
+
+    def turned_up(self) -> int | None:
+        """The card the hand turned up this round, while it still lies on the Reserve (None: none there)."""
+        card = self.state.get((TURNED_STATE, None))
+        return card if card is not None and self.loc[card] == "reserve" else None
 
     def _run_for_everyone(self, keys: tuple[tuple, ...], then: str) -> None:
         """Run game-wide hooks once for each Community (seat order), then go on to the phase `then`."""
@@ -687,7 +706,16 @@ class Game:
         self.state[(AUCTION_PROGRESS["turn"], None)] = seat
         self.state[(AUCTION_PROGRESS["passes"], None)] = 0
         self.state[(AUCTION_STATE["made"], None)] = 0
+        if self.setup.hand.auction.then:  # an auction of stages: the first one (auction_stage)
+            self.state[(AUCTION_STATE["stage"], None)] = 1
+            self.state[(AUCTION_PROGRESS["start"], None)] = 0
         self.phase = "auction"
+
+    def _stage(self):
+        """The auction's stage now bidding (data.hand.Auction: itself, or one of its `then`)."""
+        auction = self.setup.hand.auction
+        return auction.then[self.state[(AUCTION_STATE["stage"], None)] - 2] if auction.then and \
+            self.state[(AUCTION_STATE["stage"], None)] > 1 else auction
 
     def _bid_key(self, value) -> tuple[int, int]:
         """How a bid ranks: its number or level, then its Faction's rank (the first Faction in play is highest)."""
@@ -704,7 +732,7 @@ class Game:
     def _bid_options(self, seat: int) -> list[Option]:
         """The bids `seat` may make: those the hand's auction offers, above the best one if it climbs, that
         the powers' `rule bids only when` allow (all of them if those rules would leave none), then pass."""
-        auction = self.setup.hand.auction
+        auction = self._stage()
         kind, factions = auction.bids[0], [f for f, _ in self.factions]
         if kind == "numbers":
             values = [(n, None) for n in range(auction.bids[1], auction.bids[2] + 1)]
@@ -756,7 +784,7 @@ class Game:
         return str(level) if faction is None else faction if not level else f"{level} {faction}"
 
     def _answer_bid(self, d: Decision, value) -> None:
-        auction, state, seat = self.setup.hand.auction, self.state, d.actor
+        auction, state, seat = self._stage(), self.state, d.actor
         made = state[(AUCTION_STATE["made"], None)] + 1
         state[(AUCTION_STATE["made"], None)] = made
         passes = state[(AUCTION_PROGRESS["passes"], None)]
@@ -773,22 +801,57 @@ class Game:
         state[(AUCTION_PROGRESS["passes"], None)] = passes
         state[(AUCTION_PROGRESS["turn"], None)] = (seat + 1) % self.n
         n = self.n
+        start = state.get((AUCTION_PROGRESS["start"], None), 0)  # the bids made before this stage
+        bid = (AUCTION_STATE["winner"], None) in state
         if auction.ends == 0:
-            over = made >= n
+            over = made - start >= n
+        elif auction.ends == FIRST_BID:
+            over = bid or passes >= n
         else:
-            bid = (AUCTION_STATE["winner"], None) in state
-            over = (bid and passes >= auction.ends) or (not bid and passes >= n) or made >= 50 * n
+            over = (bid and passes >= auction.ends) or (not bid and passes >= n) or made - start >= 50 * n
         if over:
+            stage = state.get((AUCTION_STATE["stage"], None), 1)
+            if not bid and stage <= len(self.setup.hand.auction.then):  # nobody bid: the next stage, from the start
+                state[(AUCTION_STATE["stage"], None)] = stage + 1
+                state[(AUCTION_PROGRESS["start"], None)] = made
+                state[(AUCTION_PROGRESS["passes"], None)] = 0
+                self._begin_stage()
+                return
             self._end_auction()
 
+    def _begin_stage(self) -> None:
+        """A later stage of the auction begins where the first one did (the turn back to its first bidder)."""
+        first = self.setup.hand.auction.first
+        self.state[(AUCTION_PROGRESS["turn"], None)] = self.dealer if first == "dealer" else \
+            (self.dealer + 1) % self.n if first == "dealer_left" else first[1]
+
     def _end_auction(self) -> None:
+        state = self.state
         if self.record:
-            state = self.state
             winner = state.get((AUCTION_STATE["winner"], None))
+            data = {"stage": state[(AUCTION_STATE["stage"], None)]} if self.setup.hand.auction.then else {}
             self._event("auction", winner=winner,
                         contract=None if winner is None else self._bid_label(self._best_bid()),
-                        bids=[state.get((AUCTION_STATE["bid"], s)) for s in range(self.n)])
+                        bids=[state.get((AUCTION_STATE["bid"], s)) for s in range(self.n)], **data)
+        if self.setup.hand.auction.all_pass == "redeal":
+            redealt = REDEAL_STATE["redealt"]
+            if (AUCTION_STATE["winner"], None) not in state and state.get((redealt, None), 0) < MAX_REDEALS:
+                self._redeal()
+                return
+            state.pop((redealt, None), None)
         self._to_first_trick()
+
+    def _redeal(self) -> None:
+        """Nobody bid (all_pass: redeal): the round is dealt again, by the next Community (the deal moves on)."""
+        state = self.state
+        for key in REDEAL_STATE.values():
+            state[(key, None)] = state.get((key, None), 0) + 1
+        if self.record:
+            self._event("redeal", dealer=self.dealer)
+        if self.setup.hand.dealer == "chosen":
+            self.dealer = (self.dealer + 1) % self.n
+        self.round_no -= 1  # (the deal counts the round again)
+        self.phase = "setup_round"
 
     def _answer_transfer(self, d: Decision, card: int) -> None:
         seat, _, receiver, _ = self._transfer_plan()[1][len(self.transfer_picks)]

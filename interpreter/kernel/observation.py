@@ -7,13 +7,16 @@ as players.agents.play_game hands it) gets exactly what the whole view
 by their ids alone (CARD_IDS, read through `card_ids`), without a dict per card.
 
 Expedition zones are face down (only their size and their face-up cards show),
-the Reserve only its size; cards inside a decision's options are shown because
+the Reserve only its size (and the card a hand with `turn_up` turned face up on
+it, while it lies there); cards inside a decision's options are shown because
 the rules let the chooser see them.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
+
+from happydayz.language.compiler import TURNED_STATE
 
 Maker = Callable[[Any, int], object]  # (game, seat) -> the value of one key
 
@@ -30,14 +33,29 @@ def _face_up(game, cards):
 
 def _hands_known(game, seat: int) -> list[list[int]]:
     """The cards `seat` knows to lie in each other Community's hand: those passed into it at this round's
-    Transfer (`into: hand`) that it still holds, if `seat` saw them go (everyone, or their giver)."""
+    Transfer (`into: hand`) that it still holds, if `seat` saw them go (everyone, or their giver); and the
+    card the hand turned up (`turn_up`), which everyone saw taken, while it stays in the hand it went to."""
     everyone = game.setup.hand.seen_by == "everyone"
     known: list[list[int]] = [[] for _ in range(game.n)]
     loc, hand_keys = game.loc, game.hand_keys
     for giver, receiver, card in game.transfer_picks:
         if card >= 0 and receiver != seat and (everyone or giver == seat) and loc[card] == hand_keys[receiver]:
             known[receiver].append(card)
+    turned = game.state.get((TURNED_STATE, None)) if game.setup.hand.turn_up else None
+    if turned is not None and loc[turned] in hand_keys and loc[turned] != hand_keys[seat]:
+        known[hand_keys.index(loc[turned])].append(turned)
     return known
+
+
+def _transfer_ids(game, seat: int) -> list[list[int]]:
+    """The cards `seat` sees in each Transfer zone: all of them, or with `seen_by: giver_and_receiver` (and
+    `into: transfer_zone`) those of its own zone and those it passed; a card a power put there is seen."""
+    zones = game.zones
+    if not game.setup.secret_transfer:
+        return [list(zones[k]) for k in game.transfer_keys]
+    hidden = {card for giver, receiver, card in game.transfer_picks if card >= 0 and seat not in (giver, receiver)}
+    return [list(zones[k]) if s == seat or not hidden else [c for c in zones[k] if c not in hidden]
+            for s, k in enumerate(game.transfer_keys)]
 
 
 def _trick(game, seat: int):
@@ -61,7 +79,8 @@ KEYS: dict[str, Maker] = {
     "always": lambda game, seat: list(game.setup.always),
     "added": lambda game, seat: list(game.added),
     "hand": lambda game, seat: _labels(game, game.zones[game.hand_keys[seat]]),
-    "transfer": lambda game, seat: [_labels(game, game.zones[k]) for k in game.transfer_keys],
+    "transfer": lambda game, seat: [_labels(game, cards) for cards in _transfer_ids(game, seat)],
+    "transfer_sizes": lambda game, seat: [len(game.zones[k]) for k in game.transfer_keys],
     "hand_sizes": lambda game, seat: [len(game.zones[k]) for k in game.hand_keys],
     "expedition_sizes": lambda game, seat: [len(game.zones[k]) for k in game.expedition_keys],
     "expedition_face_up": lambda game, seat: [_labels(game, _face_up(game, game.zones[k]))
@@ -73,6 +92,7 @@ KEYS: dict[str, Maker] = {
     "active": lambda game, seat: game.active,
     "dealer": lambda game, seat: game.dealer,
     "hands_known": lambda game, seat: [_labels(game, cards) for cards in _hands_known(game, seat)],
+    "turned_up": lambda game, seat: _labels(game, [game.turned_up()])[0] if game.turned_up() is not None else None,
     "trick": _trick,
     "tricks_won": lambda game, seat: list(game.tricks_won),
     "state": lambda game, seat: game.visible_state(seat) if game.state else [],
@@ -83,11 +103,12 @@ KEYS: dict[str, Maker] = {
 #: The card lists of KEYS by their ids alone (the Encounter card: its id, or None).
 CARD_IDS: dict[str, Maker] = {
     "hand": lambda game, seat: list(game.zones[game.hand_keys[seat]]),
-    "transfer": lambda game, seat: [list(game.zones[k]) for k in game.transfer_keys],
+    "transfer": _transfer_ids,
     "expedition_known": lambda game, seat: game.known,
     "expedition_face_up": lambda game, seat: [_face_up(game, game.zones[k]) for k in game.expedition_keys],
     "encounter": lambda game, seat: game.zones["encounter"][0] if game.zones["encounter"] else None,
     "hands_known": _hands_known,
+    "turned_up": lambda game, seat: game.turned_up(),
 }
 
 
@@ -139,7 +160,8 @@ _WHOLE = object()  # what a part maker answers for a key it does not make alone:
 
 def card_ids(observation: Mapping, key: str):
     """The ids of an observation's card list `key` (hand; per seat for transfer, expedition_face_up,
-    expedition_known: a list of lists), or the Encounter card's id for "encounter" (None without one).
+    expedition_known: a list of lists), or the Encounter card's id for "encounter" (None without one), the
+    turned-up card's for "turned_up".
 
     From a seat view (`Observation` made with a part maker) without making the label dicts; from
     any other observation, read off its dicts. Never a list to change: it may be the view's own.
@@ -156,8 +178,8 @@ def card_ids(observation: Mapping, key: str):
                 parts[name] = value
         if value is not _WHOLE:
             return value
-    value = observation[key]
-    if key == "encounter":
+    value = observation.get(key) if key == "turned_up" else observation[key]
+    if key in ("encounter", "turned_up"):
         return value["id"] if value else None
     if key == "hand":
         return [c["id"] for c in value]
@@ -191,7 +213,10 @@ def has_known(observation: Mapping) -> bool:
 
 #: Keys shown only in a game that uses what they tell (a game of Happy DayZ's hand has no dealer).
 OPTIONAL: dict[str, Callable[[Any], bool]] = {"dealer": lambda game: game.setup.hand.dealer != "none",
-                                              "hands_known": lambda game: game.setup.hand.into == "hand"}
+                                              "hands_known": lambda game: game.setup.hand.into == "hand" or
+                                              bool(game.setup.hand.turn_up),
+                                              "turned_up": lambda game: bool(game.setup.hand.turn_up),
+                                              "transfer_sizes": lambda game: game.setup.secret_transfer}
 
 
 def observe(game, seat: int) -> dict:

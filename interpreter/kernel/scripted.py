@@ -25,6 +25,7 @@ from happydayz.data.environment import Environment
 from happydayz.data.model import FactionChoice, Scenario, label_order
 from happydayz.kernel.filekinds import kind_of_data, kind_of_file, kind_of_text, wrong_kind
 from happydayz.kernel.game import Game
+from happydayz.language.compiler import REDEAL_STATE
 from happydayz.kernel.position import CardNames, MisnamedCard, card_ids, in_play_cards, set_position
 from happydayz.kernel.setup import GameOptions, build_setup, draw_powers
 
@@ -267,7 +268,7 @@ def play_script(doc, env: Environment) -> Played:
 
     def deal_plan(game: Game):
         """The round's deal given by hand, handed to the game as it deals (before any hook of the round runs)."""
-        index = game.round_no - first_dealt
+        index = game.round_no - first_dealt + game.state.get((REDEAL_STATE["redeals"], None), 0)  # a deal again: the next
         if not 0 <= index < len(rounds):
             return None
         spec = rounds[index]

@@ -21,7 +21,7 @@ from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, CompiledPower, StateSpec, VariantProgram
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, TURNED_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,11 @@ class GameSetup:
         if merged is None:
             merged = self.with_game_rules[id(own)] = (own, with_game_trumps(own, self.game_trumps))
         return merged[1]
+
+    @property
+    def secret_transfer(self) -> bool:
+        """Whether the passed cards lie in Transfer zones that only their giver and receiver see."""
+        return self.hand.seen_by == "giver_and_receiver" and self.hand.into == "transfer_zone"
 
     def hand_size(self, round_no: int) -> int:
         """Cards dealt to each Community in round `round_no` (a round past the game's last: the last's)."""
@@ -318,6 +323,12 @@ def _index_programs(setup: GameSetup) -> None:
     kept = [*AUCTION_STATE.items(), *AUCTION_PROGRESS.items()] if setup.hand.auction is not None else []
     if setup.hand.dealer != "none":
         kept.append(("dealer", DEALER_STATE))
+    if setup.hand.turn_up:
+        kept.append(("turned", TURNED_STATE))
+    game_kept = list(REDEAL_STATE.items()) if setup.hand.auction is not None and \
+        setup.hand.auction.all_pass == "redeal" else []
+    for name, key in game_kept:  # kept from round to round
+        setup.state_specs[key] = StateSpec(key, name, "counter", False, "game", "public")
     if kept:  # the hand's record (the dealer, the auction): public state of the round (kernel.game)
         for name, key in kept:
             if key in setup.state_specs:
@@ -327,6 +338,15 @@ def _index_programs(setup: GameSetup) -> None:
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
     fixed = [setup.added_power[name] for name in setup.scenario.added if name in setup.added_power]
     setup.game_trumps = tuple(p.variant("fixed").trumps for p in fixed if p.fixed and p.variant("fixed").trumps)
+    if not setup.hand.turn_up:  # (`happydayz check` says it at the scenario's place: D046)
+        playing = [setup.faction_power.get(c.faction) for c in setup.scenario.factions]
+        playing += [setup.added_power.get(name) for name in setup.scenario.added]
+        for power in playing:
+            if power is not None and power.turned_up_at is not None:
+                at = power.turned_up_at
+                raise setup_error(setup.scenario, f"the power {power.name} reads turned_up ({power.file.name}:"
+                                                  f"{at.line}:{at.column}), the card the hand turns up, but this "
+                                                  "game's hand turns up none: say turn_up: true in its hand")
     _set_options(setup)
 
 
@@ -347,7 +367,7 @@ def _shape_words(spec: StateSpec) -> str:
 
 #: What the kernel keeps of an auction in progress, beside its record (compiler.AUCTION_STATE): who bids next,
 #: and the passes in a row.
-AUCTION_PROGRESS = {"turn": "Auction:turn", "passes": "Auction:passes"}
+AUCTION_PROGRESS = {"turn": "Auction:turn", "passes": "Auction:passes", "start": "Auction:start"}
 
 
 def _set_options(setup: GameSetup) -> None:

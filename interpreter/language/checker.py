@@ -66,6 +66,8 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "auction_winner": (COMMUNITY, ANY),
     "winning_bid": (INT, ANY),
     "winning_faction": (FACTION, ANY),
+    "auction_stage": (INT, ANY),
+    "turned_up": (CARD, ANY),  # the card the hand turned up (turn_up: true), in every hook and rule
     "dealer": (COMMUNITY, ANY),  # the round's dealer (Community 0 in a hand without one)
     # the hand's teams (docs/boxes.md): your partner and your team (you included); `partner of C`, `team of C`
     "partner": (COMMUNITY, ANY),

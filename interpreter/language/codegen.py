@@ -41,7 +41,7 @@ from typing import Any, Callable
 from happydayz.language import ast
 from happydayz.language.budget import spend
 from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, CheckedPower, as_set
-from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
+from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, TURNED_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
                                          OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before, held_card,
                                          _divide, _MISSING, _player, _position, _unique, attribute_test)
 from happydayz.language.visitor import Visitor
@@ -74,7 +74,7 @@ _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
 _EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end")
 _OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-") + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
-_AUCTION = (*AUCTION_STATE.values(), DEALER_STATE)  # the keys of the hand's record in the game's state
+_AUCTION = (*AUCTION_STATE.values(), DEALER_STATE, TURNED_STATE)  # the keys of the hand's record in the game's state
 #: Every string the generator writes of its own accord (a power's strings are its Factions, variables and counters).
 VOCABULARY = frozenset(_ZONES + _RULE_ZONES + _ATTRIBUTES + _ENDS + _EFFECTS + _OWN_WORDS + _AUCTION)
 
@@ -115,6 +115,8 @@ _BUILTINS = {
     "auction_winner": _auction_read("winner"),
     "winning_bid": _auction_read("contract"),
     "winning_faction": _auction_read("trump", default="None"),
+    "auction_stage": _auction_read("stage", default="1"),
+    "turned_up": f"ctx.g.state[({TURNED_STATE!r}, None)]",
     "dealer": f"ctx.g.state.get(({DEALER_STATE!r}, None), 0)",
     "partner": "ctx.g.tables.partner_of[ctx.me]",
     "team": "ctx.g.tables.team_of[ctx.me]",

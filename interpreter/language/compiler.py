@@ -142,6 +142,7 @@ class CompiledPower:
     variants: dict[str, VariantProgram] = field(default_factory=dict)  # "fixed" for a fixed power
     state: dict[str, StateSpec] = field(default_factory=dict)  # its counters and marks, by name
     types: dict[int, str] = field(default_factory=dict, repr=False)  # id(expression) -> type, for the IR export
+    turned_up_at: Span | None = None  # where it first reads `turned_up` (a game whose hand turns up none: D046)
 
     @property
     def fixed(self) -> bool:
@@ -172,6 +173,7 @@ class Compiler(Visitor):
         power = checked.power
         self.power_name = power.name  # for R001, when a loop of its expressions spends the step budget
         self.in_rule = False  # compiling a rule's condition
+        self.turned_up_at: Span | None = None
         self.state = {d.name: StateSpec(SHARED_STATE + d.name if d.shared else f"{power.name}:{d.name}", d.name,
                                         d.kind, d.per_community, d.lifetime, d.visibility, d.option,
                                         *((d.holds, d.shared) if d.holds or d.shared else ())) for d in power.state}
@@ -191,6 +193,7 @@ class Compiler(Visitor):
                 compiled.variants[v.kind] = self.variant(v.kind, v.title, v.hooks, v.rules)
         else:
             compiled.variants["fixed"] = self.variant("fixed", None, power.hooks, power.rules)
+        compiled.turned_up_at = self.turned_up_at
         return compiled
 
     def variant(self, kind, title, hooks, rules) -> VariantProgram:
@@ -428,6 +431,8 @@ class Compiler(Visitor):
         if builtin is not None and not self._is_variable(n):
             if name == "encounter" and self.in_rule:
                 return _rule_encounter
+            if name == "turned_up" and self.turned_up_at is None:
+                self.turned_up_at = n.span
             return builtin
         if name in self.state:  # (never a local: see statement_SetVar)
             return self._state_reader(name, None)
@@ -794,7 +799,11 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": op
 #: Where the kernel keeps the hand's auction in the game's state (kernel.game, docs/boxes.md): the bids and
 #: passes made, the winner, its number or level and its Faction (for the round), and each Community's bid.
 AUCTION_STATE = {"made": "Auction:made", "winner": "Auction:winner", "contract": "Auction:contract",
-                 "trump": "Auction:trump", "bid": "Auction:bid"}
+                 "trump": "Auction:trump", "bid": "Auction:bid", "stage": "Auction:stage"}
+#: Where the kernel keeps the card the hand turned up (`turn_up`: its id) and the rounds dealt again
+#: (`all_pass: redeal`: in all, which moves the deal on, and this round's in a row) in the game's state.
+TURNED_STATE = "Hand:turned"
+REDEAL_STATE = {"redeals": "Hand:redeals", "redealt": "Hand:redealt"}
 #: Where the kernel keeps the shared counters and marks (`shared mark trump: Faction`): one of the game by name.
 SHARED_STATE = "Shared:"
 #: A mark holding a Faction, a Card, a Community or a Side before it is set: no Faction, no card (it reads as
@@ -841,6 +850,8 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "auction_winner": lambda ctx: ctx.g.state.get((AUCTION_STATE["winner"], None), 0),
     "winning_bid": lambda ctx: ctx.g.state.get((AUCTION_STATE["contract"], None), 0),
     "winning_faction": lambda ctx: ctx.g.state.get((AUCTION_STATE["trump"], None)),
+    "auction_stage": lambda ctx: ctx.g.state.get((AUCTION_STATE["stage"], None), 1),
+    "turned_up": lambda ctx: ctx.g.state[(TURNED_STATE, None)],
     "dealer": lambda ctx: ctx.g.state.get((DEALER_STATE, None), 0),
     "partner": lambda ctx: ctx.g.tables.partner_of[ctx.me],
     "team": lambda ctx: ctx.g.tables.team_of[ctx.me],

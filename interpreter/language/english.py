@@ -36,6 +36,7 @@ NAMES = {
     "auction_winner": "the Community that won the auction", "winning_bid": "the winning bid's number (or level)",
     "winning_faction": "the winning bid's Faction", "dealer": "the dealer",
     "partner": "your partner", "team": "the Communities of your team",
+    "auction_stage": "the auction's stage", "turned_up": "the turned-up card",
 }
 # The sides of a trick, each as a noun phrase.
 SIDE_WORDS = {"plus": "the + side", "minus": "the − side"}

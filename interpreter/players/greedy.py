@@ -661,7 +661,12 @@ class Estimate:
 
     @cached_property
     def hand_sizes(self) -> list[int]:
-        return self.obs["hand_sizes"]
+        """The cards each Community holds that I do not see: its hand, and the cards passed into its Transfer zone
+        between two others, where those zones are secret (the view's transfer_sizes; else none)."""
+        sizes = self.obs["hand_sizes"]
+        if not self.setup.secret_transfer:
+            return sizes
+        return [size + total - len(seen) for size, total, seen in zip(sizes, self.obs["transfer_sizes"], self.transfer)]
 
     def faction_mean(self, faction: str | None) -> float:
         """The mean worth to me of the unseen cards of a Faction (of all unseen cards for None)."""

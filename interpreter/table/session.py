@@ -417,6 +417,8 @@ class TableSession:
                 "known": [self.card_record(c["id"]) for c in obs["expedition_known"][s]],
                 "perhaps": [self.card_record(c) for c in self.memory.perhaps(obs, s, seated)],  # seen going in, maybe gone
                 "transfer": [self.card_record(c["id"]) for c in obs["transfer"][s]],
+                **({"transfer_unseen": obs["transfer_sizes"][s] - len(obs["transfer"][s])}
+                   if "transfer_sizes" in obs else {}),  # (passed between two others, seen by them only)
             } for s in range(n)],
             "hand": [self.card_record(c) for c in self.hand(viewer)] if seated else [],
             "passing": [{**self.card_record(c), "to": r} for c, r in self.passing(viewer)] if seated else [],

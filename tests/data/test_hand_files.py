@@ -49,7 +49,7 @@ def _hand_keys() -> list[str]:
 
 def test_the_schema_has_the_hand_keys_the_docs_describe():
     assert _hand_keys() == ["dealer", "first_dealer", "hand_size", "first_leader", "transfer.cards", "transfer.to",
-                            "transfer.seen_by", "transfer.into", "auction", "score.floor", "score.target",
+                            "transfer.seen_by", "transfer.into", "turn_up", "auction", "score.floor", "score.target",
                             "score.winner", "teams"]
 
 
@@ -140,10 +140,12 @@ def test_an_auction_from_the_dealers_left_needs_a_dealer_and_its_winner_an_aucti
         "give it one (auction:)"]
 
 
-def test_a_face_up_transfer_zone_cannot_be_seen_by_two_only(tmp_path, library):
-    assert problems(tmp_path, "hand:\n  transfer: {seen_by: giver_and_receiver}\n", library) == [
-        "4:23: error[D036]: hand.transfer.seen_by: a Transfer zone lies face up for everyone to see: cards seen by "
-        "their giver and receiver only go into the hand (into: hand)"]
+def test_a_transfer_zone_may_be_seen_by_its_giver_and_receiver_only(tmp_path, library):
+    # (once refused, D036; tests/players/test_secret_transfer.py shows every reader hides it from the others)
+    path = tmp_path / "s.yaml"
+    path.write_text(FACTIONS + "hand:\n  transfer: {seen_by: giver_and_receiver}\n", encoding="utf-8")
+    scenario, _ = load_scenario_file(path, library)
+    assert (scenario.hand.seen_by, scenario.hand.into) == ("giver_and_receiver", None)
 
 
 def test_the_older_house_rule_and_the_hand_may_not_both_say_the_hand_size(tmp_path, library):

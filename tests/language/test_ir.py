@@ -93,3 +93,11 @@ def test_an_option_and_the_bidding_moment_export_and_validate():
     Draft202012Validator(schema()).validate(bidders)
     assert list(bidders["variants"]["fixed"]["hooks"]) == ["on_win", "end_of_round", "after_transfer"]
     assert "option" not in bidders["state"]["bid"]
+
+
+def test_the_euchre_auctions_names_export_and_validate():
+    # turned_up and auction_stage, read in a rule and a hook (docs/cookbook/euchre-auction.power)
+    path = Path(__file__).resolve().parents[2] / "docs" / "cookbook" / "euchre-auction.power"
+    data = export(path)
+    Draft202012Validator(schema()).validate(data)
+    assert "turned_up" in str(data["variants"]["fixed"]) and "auction_stage" in str(data["variants"]["fixed"])

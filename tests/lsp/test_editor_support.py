@@ -132,3 +132,10 @@ def test_the_outline_completion_and_hover_know_options_and_the_bidding_moment(en
     items = [c.label for c in documents.completions("power T {\n  added\n  ", path, 3, 3, env)]
     assert "option" in items and "counter" in items
     assert "option" in documents.keywords()
+
+
+def test_completion_offers_the_auctions_names_where_a_value_goes(env, tmp_path):
+    path = tmp_path / "euchre.power"
+    text = "power E {\n  added\n  rule bids only when offered_faction == faction of "
+    items = [c.label for c in documents.completions(text, path, 3, len(text.splitlines()[-1]) + 1, env)]
+    assert {"turned_up", "auction_stage", "winning_faction", "dealer"} <= set(items)

@@ -177,7 +177,8 @@ def test_openspiels_mcts_plays_against_the_projects_bots():
 HAND_MODS = Path(__file__).resolve().parents[1] / "games" / "mods"
 
 
-@pytest.mark.parametrize("name", ["hand_auction_climbing", "hand_chosen"])
+@pytest.mark.parametrize("name", ["hand_auction_climbing", "hand_chosen", "hand_euchre", "hand_euchre_redeal",
+                                  "hand_secret_zone"])
 def test_openspiel_plays_the_hands_new_decisions_dealer_and_bids(name):
     """A chosen dealer and a climbing auction: OpenSpiel's own random simulation test plays them to the end."""
     game = pyspiel.load_game("happydayz", {"scenario": str(HAND_MODS / f"{name}.scenario.yaml"), "express": True})

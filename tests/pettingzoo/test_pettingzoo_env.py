@@ -85,8 +85,10 @@ def test_an_illegal_action_is_refused():
 HAND_MODS = Path(__file__).resolve().parents[1] / "games" / "mods"
 
 
-@pytest.mark.parametrize("name", ["hand_auction", "hand_chosen"])
-def test_pettingzoos_api_test_on_the_hands_new_decisions(name):
-    """An auction with a power's rule on the bids, and a chosen dealer: PettingZoo's own API test."""
+@pytest.mark.parametrize("name, players", [("hand_auction", 3), ("hand_chosen", 3), ("hand_euchre", 4),
+                                           ("hand_euchre_redeal", 4), ("hand_secret_zone", 3)])
+def test_pettingzoos_api_test_on_the_hands_new_decisions(name, players):
+    """An auction with a power's rule on the bids, a chosen dealer, and Euchre's (a turned card, two stages, a
+    deal again): PettingZoo's own API test."""
     scenario = HAND_MODS / f"{name}.scenario.yaml"
-    api_test(hpz.env(scenario=str(scenario), players=3, express=True), num_cycles=300)
+    api_test(hpz.env(scenario=str(scenario), players=players, express=True), num_cycles=300)

@@ -33,6 +33,18 @@ def _swap(game: Game, first: str, second: str, rng: random.Random) -> Game | Non
     return other
 
 
+def answers_of(bot: str, setup, games) -> list:
+    """What a bot of that kind, made alike for each game and seated at SEAT, answers in each game."""
+    answers = []
+    for version in games:
+        agent = BOTS[bot](1234)
+        bind = getattr(agent, "bind", None)
+        if bind is not None:
+            bind(setup, SEAT)
+        answers.append(agent.decide(version.observe(SEAT), version.decision))
+    return answers
+
+
 def _positions(scenario: str, players: int, seed: int, wanted: int):
     """Up to `wanted` (game, hidden swap, own swap) at decisions of SEAT with a choice, in a random game."""
     setup = setup_for(scenario, players)
@@ -57,13 +69,7 @@ def test_a_bot_decides_the_same_whatever_it_cannot_see(scenario, players, bot):
         seen = game.observe(SEAT)
         assert hidden.observe(SEAT) == seen, "the swapped cards were not hidden from the seat"
         assert own.observe(SEAT) != seen  # the negative control: a swap the seat can see changes what it sees
-        answers = []
-        for version in (game, hidden):
-            agent = BOTS[bot](1234)
-            bind = getattr(agent, "bind", None)
-            if bind is not None:
-                bind(setup, SEAT)
-            answers.append(agent.decide(version.observe(SEAT), version.decision))
+        answers = answers_of(bot, setup, (game, hidden))
         assert answers[0] == answers[1], (bot, game.decision.kind)
 
 
