@@ -130,12 +130,15 @@ def trick_voids(setup: GameSetup, observation: Mapping) -> dict[int, set[str]]:
     # another Faction, the Faction was named before the lead and every play counts.
     start = 0
     for i, p in enumerate(plays):
-        if not _rules(setup, observation, p["id"]).never_leads:
-            start = i if cards[p["id"]].faction == led else 0
-            break
+        rules = _rules(setup, observation, p["id"])
+        if rules.never_leads or (rules.never_leads_when is not None and cards[p["id"]].faction != led):
+            continue  # (a card whose `never leads` has a condition: it set the Faction led if it is of it)
+        start = i if cards[p["id"]].faction == led else 0
+        break
     for p in plays[start:]:
         card = p["id"]
-        if cards[card].faction != led and not _rules(setup, observation, card).always_playable:
+        rules = _rules(setup, observation, card)
+        if cards[card].faction != led and not rules.always_playable and rules.always_playable_when is None:
             voids.setdefault(p["seat"], set()).add(led)
     return voids
 

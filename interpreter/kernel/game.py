@@ -321,6 +321,7 @@ class Game:
         rules = {f: setup.rules(f, self.variant_of(f)) for f in in_play}
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
         in_force.restricted = frozenset(f for f, r in rules.items() if r.restricts_play)
+        in_force.sometimes_playable = frozenset(f for f, r in rules.items() if r.always_playable_when is not None)
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
@@ -908,8 +909,23 @@ class Game:
             playable, of_led = self._in_force.playable_for(led, self.tables.cards_of)
             legal = list(filter(playable.__contains__, held))
             if len(legal) != len(held) and not of_led.isdisjoint(legal):
+                if self._in_force.sometimes_playable:
+                    legal = self._also_playable(seat, held, legal, led)
                 held = legal
         return pick(options, held)
+
+    def _also_playable(self, seat: int, held: list[int], legal: list[int], led: str) -> list[int]:
+        """`legal` and the cards of `held` whose `rule always playable when C` holds now, in the hand's order."""
+        sometimes, faction, trick = self._in_force.sometimes_playable, self.tables.faction, self.trick
+        so_far = tuple(card for _, card, _ in trick.plays)
+        allowed = set(legal)
+        for card in held:
+            if card not in allowed and faction[card] in sometimes:
+                ctx = vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card, void=False,
+                             side=trick.side)
+                if self.rules_of(card).always_playable_when(ctx):
+                    allowed.add(card)
+        return [card for card in held if card in allowed]
 
     def _restrict(self, seat: int, held: list[int], led: str | None) -> list[int]:
         """The cards `seat` may play once the rules on leading and playing are applied (see docs/language.md).
@@ -975,12 +991,15 @@ class Game:
         if faction != led:  # a lead, or a card off the Faction led: what its rules say matters
             rules = self._in_force.rules[card] or self.rules_of(card)
             if led is None:
-                if not rules.never_leads:
+                if not rules.never_leads and (rules.never_leads_when is None or not self._holds_at_play(
+                        rules.never_leads_when, seat, card, False)):
                     trick.led = faction
                     trick.prompt = None
             else:
                 if faction not in self._in_force.always_playable:
-                    self.voids[seat].add(led)  # the rules made it follow if it could
+                    if faction not in self._in_force.sometimes_playable or not any(
+                            self.tables.faction[c] == led for c in self.held(seat)):
+                        self.voids[seat].add(led)  # the rules made it follow if it could
                 if rules.trumps is not None:
                     # the card is not of the Faction led, so the seat was void before playing it iff it is now
                     tf = self.tables.faction
@@ -998,6 +1017,12 @@ class Game:
             self._run_play_hooks(hooks[faction], seat, card)
             return
         self._phase_follow()
+
+    def _holds_at_play(self, condition, seat: int, card: int, void: bool) -> bool:
+        """A rule's condition about `card`, which `seat` is playing (the trick so far: the cards before it)."""
+        trick = self.trick
+        return bool(condition(vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led,
+                                     leader=trick.leader, card=card, void=void, side=trick.side)))
 
     def _run_play_hooks(self, keys: tuple, seat: int, card: int) -> None:
         """A card with `on lead` or `on play` hooks was played: run them, then the trick goes on."""

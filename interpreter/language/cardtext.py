@@ -1328,7 +1328,11 @@ class Renderer(Visitor):
         lines: list[Line] = []
         for r in rules:
             if r.kind == "always_playable":
-                lines.append((0, f"{a_one} may be played in place of any card, even by a Community that could follow the Faction led"))
+                when = f", but only while {self.holder_cond(r.condition, ctx)}" if r.condition is not None else ""
+                lines.append((0, f"{a_one} may be played in place of any card, even by a Community that could follow the Faction led{when}"))
+            elif r.kind == "never_leads" and r.condition is not None:
+                lines.append((0, f"{a_one} played when {self.holder_cond(r.condition, ctx)} does not set the Faction led: "
+                                 "the next card played that can set it does so instead"))
             elif r.kind == "never_leads":
                 lines.append((0, f"{a_one} never sets the Faction led: the next card played that can set it does so instead"))
             elif r.kind == "face_up":
@@ -1344,6 +1348,15 @@ class Renderer(Visitor):
             else:
                 lines.append((0, self.trick_rule(r, a_one, one, ctx)))
         return lines
+
+    def holder_cond(self, condition: ast.Node, ctx: Ctx) -> str:
+        """A rule's condition about a card about to be played: `void` is its holder's."""
+        card = ctx.bind(Var("played", CARD, label="it"), recent=False, it=("it", "it"))
+        self.void_words = _HOLDER_VOID_WORDS
+        try:
+            return self.cond(condition, card)
+        finally:
+            self.void_words = _VOID_WORDS
 
     def trick_rule(self, r: ast.Rule, a_one: str, one: str, ctx: Ctx) -> str:
         """The rules that read the whole trick (issue 14): in them `played` is the card the rule is about."""
@@ -1375,6 +1388,9 @@ class Renderer(Visitor):
                 self.void_words = _VOID_WORDS
         if r.kind == "leads_only_when":
             return f"{a_one} may lead a trick only if {condition} (unless its holder has no other card to lead)"
+        if r.kind == "only_leads" and r.condition is not None:
+            return (f"{a_one} may not be played to follow when {self.holder_cond(r.condition, ctx)} (unless its "
+                    "holder has no other card it may play)")
         if r.kind == "only_leads":
             return (f"{a_one} may only lead a trick, never follow (unless its holder has no other card it may "
                     "play)")

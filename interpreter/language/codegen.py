@@ -70,6 +70,8 @@ _ARITHMETIC = ("+", "-", "*")
 _AGGREGATES = ("sum", "min", "max")  # Python's functions of the same names
 _ENDS = ("trick", "round")
 _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
+# a rule's attribute of a VariantProgram: its kind, or KIND_when for a conditional yes/no rule
+_RULE_ATTRIBUTES = ast.RULE_KINDS + tuple(f"{kind}_when" for kind in ast.CONDITIONAL_FLAGS)
 _EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end")
 _OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-") + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
@@ -232,7 +234,7 @@ class CodeGenerator(Visitor):
                 generated.rules.append((kind, "trumps", name))
             for rule, node in variant.sources.items():
                 expression = self.group(node) if rule == "beats" else self.expr(node)
-                name = self.entry("r", expression, f"{words}, rule {_word(rule, ast.RULE_KINDS)}")
+                name = self.entry("r", expression, f"{words}, rule {_word(rule, _RULE_ATTRIBUTES)}")
                 generated.rules.append((kind, rule, name))
             for hook, program in variant.hooks.items():
                 for pc, ins in enumerate(program.instructions):

@@ -77,6 +77,10 @@ class VariantProgram:
     hooks: dict[str, Program] = field(default_factory=dict)  # every hook by its short name (HOOK_NAMES)
     always_playable: bool = False
     never_leads: bool = False
+    # `rule always playable when C`, `rule never leads when C`: the rule holds only while C does (a closure
+    # of a vm.Ctx); the flag above stays False, so what is decided once per set-up never counts them.
+    always_playable_when: Fn | None = None
+    never_leads_when: Fn | None = None
     face_up: bool = False
     carried_over: bool = False
     blocks_led_power: bool = False
@@ -102,7 +106,8 @@ class VariantProgram:
     @property
     def restricts_play(self) -> bool:
         """A rule of these narrows which cards may be led or played."""
-        return bool(self.wild or self.leads_only_when or self.only_leads or self.must_be_played)
+        return bool(self.wild or self.leads_only_when or self.only_leads or self.must_be_played
+                    or self.always_playable_when or self.never_leads_when)
 
 
 @dataclass(frozen=True)
@@ -196,8 +201,9 @@ class Compiler(Visitor):
                 vp.beats = self.group(rule.condition)
                 vp.sources[rule.kind] = rule.condition
             elif rule.condition is not None:
-                setattr(vp, rule.kind, self.expr(rule.condition))
-                vp.sources[rule.kind] = rule.condition
+                kind = f"{rule.kind}_when" if rule.kind in ast.CONDITIONAL_FLAGS else rule.kind
+                setattr(vp, kind, self.expr(rule.condition))
+                vp.sources[kind] = rule.condition
             elif rule.kind in ("wins", "never_wins"):
                 setattr(vp, rule.kind, _ALWAYS)
             else:

@@ -209,10 +209,10 @@ class _ToAst(Transformer):
         return ast.Hook(self._span(meta), "end_of_game", children[0])
 
     def rule_always_playable(self, meta, children):
-        return ast.Rule(self._span(meta), "always_playable")
+        return ast.Rule(self._span(meta), "always_playable", children[0] if children else None)
 
     def rule_never_leads(self, meta, children):
-        return ast.Rule(self._span(meta), "never_leads")
+        return ast.Rule(self._span(meta), "never_leads", children[0] if children else None)
 
     def rule_trumps(self, meta, children):
         return ast.Rule(self._span(meta), "trumps", children[0])
@@ -245,7 +245,7 @@ class _ToAst(Transformer):
         return ast.Rule(self._span(meta), "leads_only_when", children[0])
 
     def rule_only_leads(self, meta, children):
-        return ast.Rule(self._span(meta), "only_leads")
+        return ast.Rule(self._span(meta), "only_leads", children[0] if children else None)
 
     def rule_must_be_played(self, meta, children):
         return ast.Rule(self._span(meta), "must_be_played", children[0])
