@@ -103,7 +103,7 @@ class Game:
     # method calls are no longer specialized. The trick loop reads them at every play.
     __slots__ = ("setup", "seed", "rng", "n", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys",
                  "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
-                 "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
+                 "tricks_played", "active", "designated", "named_lead", "named_side", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
                  "deal_plan", "dealer", "round_steps")
@@ -139,6 +139,7 @@ class Game:
         self.active = 0
         self.designated: int | None = None
         self.named_lead: str | None = None
+        self.named_side: str | None = None  # the side a power named for the next trick (`next side`)
         self.trick: Trick | None = None
         self.carried: list[list[int]] = [[] for _ in range(n)]
         self.transfer_picks: list[tuple[int, int, int]] = []  # (giver, receiver, card)
@@ -322,6 +323,7 @@ class Game:
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
         in_force.restricted = frozenset(f for f, r in rules.items() if r.restricts_play)
         in_force.sometimes_playable = frozenset(f for f, r in rules.items() if r.always_playable_when is not None)
+        in_force.names_side = any(power.variant(variant).names_side for power, variant in game_wide)
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
@@ -364,7 +366,7 @@ class Game:
         game.tricks_played = 0
         game.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         game.active = layout.active
-        game.designated = game.named_lead = None
+        game.designated = game.named_lead = game.named_side = None
         game.trick = layout.trick
         game.carried = [[] for _ in range(game.n)]
         game.transfer_picks = list(layout.transfer_picks)
@@ -422,7 +424,7 @@ class Game:
         self.tricks_won = [0] * self.n
         self.round_ends = False
         self.active = active
-        self.designated = self.named_lead = None
+        self.designated = self.named_lead = self.named_side = None
         self.trick = None
         self.frames = []
         self.decision = None
@@ -597,7 +599,7 @@ class Game:
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
-        self.designated = self.named_lead = None
+        self.designated = self.named_lead = self.named_side = None
         self.tricks_won = [0] * self.n
         self.round_ends = False
         if self.state:
@@ -872,6 +874,8 @@ class Game:
         named = self.named_lead
         self.trick = Trick(leader, encounter, led=named, named=named is not None)
         self.named_lead = None
+        if self.named_side is not None:  # a power named this trick's side: its leader chooses only the card
+            self.trick.side, self.named_side = self.named_side, None
         if self.record:
             self.log.append({"event": "encounter", "round": self.round_no,
                              "card": self.tables.label[encounter] if encounter is not None else None,
@@ -958,6 +962,9 @@ class Game:
     def _phase_lead(self) -> None:
         seat = self.trick.leader
         options = sum(self._legal_options(seat, self.tables.lead), ())  # both sides of each card
+        side = self.trick.side
+        if side is not None:  # named before the lead (`next side`): that side only
+            options = tuple(option for option in options if option[0][1] == side)
         self._ask(seat, "lead", LEAD_PROMPT, options)
 
     def _answer_lead(self, d: Decision, value) -> None:
@@ -1298,6 +1305,10 @@ class Game:
             trick.prompt = None
             if cause is not None:
                 self._event("side", **cause, side=trick.side)
+        elif kind == "next_side":
+            self.named_side = effect[1]
+            if cause is not None:
+                self._event("next_side", **cause, side=effect[1])
         elif kind == "end":
             if effect[1] == "trick" and self.after_frames == "follow":
                 self.after_frames = "resolve"

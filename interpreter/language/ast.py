@@ -263,6 +263,13 @@ class NextLead(Node):
 
 
 @dataclass(frozen=True)
+class NextSide(Node):
+    """`next side minus`: the next trick is played on that side (its leader chooses only the card)."""
+
+    side: Node
+
+
+@dataclass(frozen=True)
 class SetState(Node):
     """`set points of winner = 3`; `set points = 3` is a SetVar the checker finds to name a state."""
 
@@ -369,7 +376,7 @@ EXPRESSIONS: tuple[type[Node], ...] = (IntLit, FactionLit, NameRef, BareAttr, At
                                        Comprehension, ListLit, Arith, Neg, Logic, Not, Compare, Where, Except,
                                        Otherwise, WithExtreme, StateOf)
 EFFECTS: tuple[type[Node], ...] = (Move, Draw, Deal, Score, NextLeader, NextLead, SetState, AddState, Declare, SetSide,
-                                   End)  # the statements that change the game
+                                   End, NextSide)  # the statements that change the game
 STATEMENTS: tuple[type[Node], ...] = (Let, SetVar, Choose, ChooseMode, Ask, If, Each, Repeat) + EFFECTS
 PARTS: tuple[type[Node], ...] = (Block, Dest, SortKey, ModeOption, Hook, Rule, StateDecl, Variant, Binding,
                                  PowerFile)  # the rest of a file

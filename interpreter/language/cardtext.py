@@ -997,6 +997,9 @@ class Renderer(Visitor):
         who = self.who(s.who, ctx)
         return [(0, f"{who.subj} {conj(who, 'lead', 'leads')} the next trick")]
 
+    def statement_NextSide(self, s: ast.NextSide, ctx: Ctx, last: bool) -> list[Line]:
+        return [(0, f"the next trick is played on {self.side(s.side, ctx)} (its leader chooses only the card)")]
+
     def statement_NextLead(self, s: ast.NextLead, ctx: Ctx, last: bool) -> list[Line]:
         return [(0, f"the Faction led of the next trick is {self.faction(s.faction, ctx)}, whatever card its leader plays")]
 

@@ -441,6 +441,10 @@ class Checker(Visitor):
         self.only_in(s, "next lead", (WIN, PLAY, TRICK, AFTER))
         self.expect(s.faction, scope, FACTION, "the Faction to lead")
 
+    def statement_NextSide(self, s: ast.NextSide, scope: _Scope) -> None:
+        self.only_in(s, "next side", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
+        self.expect(s.side, scope, SIDE, "the side of the next trick")
+
     def only_in(self, s: ast.Node, words: str, contexts: tuple[str, ...]) -> None:
         if self.context not in contexts:
             self.sink.error(s.span, f"'{words}' only makes sense in {_contexts_words(contexts)}", "C046")

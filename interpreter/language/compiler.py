@@ -96,6 +96,7 @@ class VariantProgram:
     only_leads: bool = False
     must_be_played: Fn | None = None
     bids_only_when: Fn | None = None  # a bid of the hand's auction may be made only when this holds
+    names_side: bool = False  # a hook of these says `next side` (the generated trick loop steps aside)
     sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
 
     @property
@@ -193,6 +194,7 @@ class Compiler(Visitor):
             program = Program(self.block(hook.body) + [], hook.span)
             vp.hooks[HOOK_NAMES[hook.timing]] = program
         vp.on_win, vp.end_of_round = vp.hooks.get("win"), vp.hooks.get("end")
+        vp.names_side = any(isinstance(n, ast.NextSide) for hook in hooks for n in ast.walk(hook.body))
         for rule in rules:
             if rule.kind == "trumps":
                 vp.trumps = self.expr(rule.condition)
@@ -283,7 +285,7 @@ class Compiler(Visitor):
         return [(EFFECT, self.handler("effect", s)(s), s)]
 
     statement_Move = statement_Draw = statement_Deal = statement_Score = _effect_statement
-    statement_NextLeader = statement_NextLead = _effect_statement
+    statement_NextLeader = statement_NextLead = statement_NextSide = _effect_statement
     statement_SetState = statement_AddState = statement_Declare = statement_SetSide = statement_End = _effect_statement
 
     def statement_SetVar(self, s: ast.SetVar) -> list[tuple]:
@@ -373,6 +375,10 @@ class Compiler(Visitor):
     def effect_NextLeader(self, s: ast.NextLeader) -> Fn:
         who = self.expr(s.who)
         return lambda ctx: [("next_leader", who(ctx))]
+
+    def effect_NextSide(self, s: ast.NextSide) -> Fn:
+        side = self.expr(s.side)
+        return lambda ctx: [("next_side", side(ctx))]
 
     def effect_NextLead(self, s: ast.NextLead) -> Fn:
         faction = self.expr(s.faction)

@@ -407,6 +407,9 @@ class _ToAst(Transformer):
     def next_lead_stmt(self, meta, children):
         return ast.NextLead(self._span(meta), children[0])
 
+    def next_side_stmt(self, meta, children):
+        return ast.NextSide(self._span(meta), children[0])
+
     def zone(self, meta, children):
         return str(children[0])
 
