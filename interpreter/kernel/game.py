@@ -323,6 +323,8 @@ class Game:
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
         in_force.restricted = frozenset(f for f, r in rules.items() if r.restricts_play)
         in_force.sometimes_playable = frozenset(f for f, r in rules.items() if r.always_playable_when is not None)
+        in_force.must_beat = frozenset(f for f, r in rules.items() if r.must_beat)
+        in_force.must_trump = frozenset(f for f, r in rules.items() if r.must_trump)
         in_force.names_side = any(power.variant(variant).names_side for power, variant in game_wide)
 
     def _win_hook(self, faction: str) -> tuple | None:
@@ -950,14 +952,41 @@ class Game:
                                          void=void, side=trick.side)))
 
         forced = [c for c in held if holds(c, "must_be_played")]
+        if not forced and void and self._in_force.must_trump:
+            forced = [c for c in held if faction[c] in self._in_force.must_trump and self._trumps(seat, c, void)]
         if forced:
-            return forced
-        if not trick.plays:  # a lead
+            allowed = forced
+        elif not trick.plays:  # a lead
             allowed = [c for c in held if faction[c] not in restricted or self.rules_of(c).leads_only_when is None
                        or holds(c, "leads_only_when")]
         else:
             allowed = [c for c in held if not holds(c, "only_leads")]
-        return allowed or held
+        allowed = allowed or held
+        must_beat = self._in_force.must_beat
+        if must_beat and trick.plays:  # a card of such a Faction must beat the winning card, if one of them can
+            beaters = [c for c in allowed if faction[c] in must_beat and self._would_win(seat, c, void)]
+            if beaters:
+                allowed = [c for c in allowed if faction[c] not in must_beat or c in beaters]
+        return allowed
+
+    def _trumps(self, seat: int, card: int, void: bool) -> bool:
+        """Whether `card`, played now by `seat`, would trump the trick (its `rule trumps when` holds)."""
+        trick = self.trick
+        condition = self.rules_of(card).trumps
+        if condition is None or self.tables.faction[card] == trick.led:
+            return False
+        return bool(condition(vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led,
+                                     leader=trick.leader, card=card, void=void, side=trick.side)))
+
+    def _would_win(self, seat: int, card: int, void: bool) -> bool:
+        """Whether `card`, played now by `seat`, would take the trick from the card winning it so far."""
+        plays = self.trick.plays
+        plays.append((seat, card, self._trumps(seat, card, void)))
+        try:
+            best = self.winning_play()
+        finally:
+            plays.pop()
+        return best is not None and best[1] == card
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader

@@ -19,7 +19,8 @@ VARIANTS = ("basic", "positive", "negative")  # the variant kinds of a Faction's
 HOOK_TIMINGS = ("win", "play", "lead", "trick", "after_trick", "start_of_round", "after_transfer", "end_of_round",
                 "end_of_game")
 RULE_KINDS = ("always_playable", "never_leads", "trumps", "blocks_led_power", "face_up", "carried_over", "wins",
-              "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played", "bids_only_when")
+              "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played", "bids_only_when",
+              "must_beat", "must_trump")
 # The yes/no rules that may take a condition (`rule always playable when C`): compiled as KIND_when.
 CONDITIONAL_FLAGS = ("always_playable", "never_leads")
 

@@ -1397,6 +1397,13 @@ class Renderer(Visitor):
         if r.kind == "only_leads":
             return (f"{a_one} may only lead a trick, never follow (unless its holder has no other card it may "
                     "play)")
+        if r.kind == "must_beat":
+            return (f"{a_one} played to a trick must take it from the card winning it so far (for the side: higher "
+                    f"on the + side, lower on the − side, or by trumping), if its player holds {a_one} that does; "
+                    "otherwise any may be played")
+        if r.kind == "must_trump":
+            return (f"a Community that holds {a_one} that would trump the trick must play one that would (unless "
+                    "it has no other card it may play)")
         if r.kind == "must_be_played":
             return f"{a_one} must be played when {condition}: a Community holding such a card plays one of them"
         if r.kind == "bids_only_when":

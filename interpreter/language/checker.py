@@ -229,6 +229,9 @@ class Checker(Visitor):
             kinds.add(rule.kind)
             if self.binding != "faction" and rule.kind not in GAME_RULES:
                 self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards", "C027")
+            if rule.kind == "must_trump" and not any(r.kind == "trumps" for r in rules):
+                self.sink.error(rule.span, "'rule must trump' forces a card that would trump: write when it trumps "
+                                "('rule trumps when ...') in the same place", "C080", hint="rule trumps when void")
             if rule.condition is not None:
                 self.context = AUCTION if rule.kind in GAME_RULES else RULE
                 if rule.kind == "beats":

@@ -96,6 +96,8 @@ class VariantProgram:
     only_leads: bool = False
     must_be_played: Fn | None = None
     bids_only_when: Fn | None = None  # a bid of the hand's auction may be made only when this holds
+    must_beat: bool = False  # a card of these played must take the trick from the card winning it, if one can
+    must_trump: bool = False  # a Community holding such a card that would trump must play one
     names_side: bool = False  # a hook of these says `next side` (the generated trick loop steps aside)
     sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
 
@@ -108,7 +110,7 @@ class VariantProgram:
     def restricts_play(self) -> bool:
         """A rule of these narrows which cards may be led or played."""
         return bool(self.wild or self.leads_only_when or self.only_leads or self.must_be_played
-                    or self.always_playable_when or self.never_leads_when)
+                    or self.always_playable_when or self.never_leads_when or self.must_beat or self.must_trump)
 
 
 @dataclass(frozen=True)

@@ -247,6 +247,12 @@ class _ToAst(Transformer):
     def rule_only_leads(self, meta, children):
         return ast.Rule(self._span(meta), "only_leads", children[0] if children else None)
 
+    def rule_must_beat(self, meta, children):
+        return ast.Rule(self._span(meta), "must_beat")
+
+    def rule_must_trump(self, meta, children):
+        return ast.Rule(self._span(meta), "must_trump")
+
     def rule_must_be_played(self, meta, children):
         return ast.Rule(self._span(meta), "must_be_played", children[0])
 
