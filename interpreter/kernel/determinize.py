@@ -265,7 +265,8 @@ class Sampler:
             led = trick_obs["led"]
             self.trick = (trick_obs["leader"], observation["encounter"]["id"] if observation.get("encounter") else None,
                           led, trick_obs["side"], plays,
-                          led is not None and not any(cards[card].faction == led for _, card, _ in plays))
+                          led is not None and not any(cards[card].faction == led for _, card, _ in plays),
+                          tuple(trick_obs["untaken"]) if trick_obs.get("untaken") else None)
         # the layout's public fields (Game.from_layout copies what it keeps)
         self.public = dict(
             population=list(observation["populations"]),
@@ -296,8 +297,8 @@ class Sampler:
             zones[name] = self.zones[name] + dealt[name]
         trick = None
         if self.trick is not None:
-            leader, encounter, led, side, plays, named = self.trick
-            trick = Trick(leader, encounter, led=led, side=side, plays=list(plays), named=named)
+            leader, encounter, led, side, plays, named, untaken = self.trick
+            trick = Trick(leader, encounter, led=led, side=side, plays=list(plays), named=named, untaken=untaken)
         game_rng = random.Random(rng.getrandbits(64))  # drawn before the Transfer picks: the order of draws is fixed
         picks = _transfer_picks(self.setup, zones, self.observation, self.decision, rng, self.me) \
             if self.kind == "transfer" else []

@@ -1174,6 +1174,9 @@ class Game:
 
     def _phase_resolve(self) -> None:
         trick = self.trick
+        if trick.untaken is not None:
+            self._resolve_untaken()
+            return
         play = self.winning_play()
         winner = play[0] if play is not None else trick.leader
         played, encounter = self._collect_trick(winner)
@@ -1203,6 +1206,33 @@ class Game:
         self.after_frames = "end_trick"
         self.phase = "powers"
         self._phase_powers()
+
+    def _resolve_untaken(self) -> None:
+        """A trick nobody takes (`nobody takes trick`): its cards and Encounter card go where the power said; nobody
+        won it (no trick counted, no hook of a won trick), and its leader leads next unless a power named another."""
+        trick = self.trick
+        zone, position = trick.untaken
+        zones, loc = self.zones, self.loc
+        table = zones["table"]
+        cards = tuple(table)
+        table.clear()
+        if trick.encounter is not None:
+            zones["encounter"].remove(trick.encounter)
+            cards += (trick.encounter,)
+        for card in cards:
+            loc[card] = zone
+            self.seen[card] = True  # played face up: everyone saw where they went
+        if position == "top":
+            zones[zone][:0] = cards
+        else:
+            zones[zone].extend(cards)
+        if self.record:
+            self.log.append({"event": "untaken", "round": self.round_no, "leader": trick.leader, "led": trick.led,
+                             "cards": [self.tables.label[c] for _, c, _ in trick.plays], "to": zone,
+                             "position": position})
+        self.active = trick.leader
+        self.phase = "end_trick"
+        self._phase_end_trick()
 
     def _collect_trick(self, winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The trick's cards, and its Encounter card, go to the winner's Expedition: (played, encounter)."""
@@ -1334,6 +1364,12 @@ class Game:
             trick.prompt = None
             if cause is not None:
                 self._event("side", **cause, side=trick.side)
+        elif kind == "untaken":
+            if trick is None or self.after_frames != "follow":
+                return  # only a trick still being played can be left to nobody
+            trick.untaken = (effect[1], effect[2])
+            if cause is not None:
+                self._event("untaken_by", **cause)
         elif kind == "next_side":
             self.named_side = effect[1]
             if cause is not None:
@@ -1525,7 +1561,7 @@ def _copy_trick(trick: Trick | None) -> Trick | None:
     if trick is None:
         return None
     return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named, trick.prompt,
-                 dict(trick.declared) if trick.declared else None)
+                 dict(trick.declared) if trick.declared else None, trick.untaken)
 
 
 _IMMUTABLE = frozenset({int, str, bool, float, type(None), Decision})

@@ -271,6 +271,13 @@ class NextSide(Node):
 
 
 @dataclass(frozen=True)
+class NobodyTakes(Node):
+    """`nobody takes trick to discard`: the trick on the table is won by nobody; its cards go to `dest`."""
+
+    dest: Dest | None  # None: the discard pile
+
+
+@dataclass(frozen=True)
 class SetState(Node):
     """`set points of winner = 3`; `set points = 3` is a SetVar the checker finds to name a state."""
 
@@ -377,7 +384,7 @@ EXPRESSIONS: tuple[type[Node], ...] = (IntLit, FactionLit, NameRef, BareAttr, At
                                        Comprehension, ListLit, Arith, Neg, Logic, Not, Compare, Where, Except,
                                        Otherwise, WithExtreme, StateOf)
 EFFECTS: tuple[type[Node], ...] = (Move, Draw, Deal, Score, NextLeader, NextLead, SetState, AddState, Declare, SetSide,
-                                   End, NextSide)  # the statements that change the game
+                                   End, NextSide, NobodyTakes)  # the statements that change the game
 STATEMENTS: tuple[type[Node], ...] = (Let, SetVar, Choose, ChooseMode, Ask, If, Each, Repeat) + EFFECTS
 PARTS: tuple[type[Node], ...] = (Block, Dest, SortKey, ModeOption, Hook, Rule, StateDecl, Variant, Binding,
                                  PowerFile)  # the rest of a file

@@ -997,6 +997,12 @@ class Renderer(Visitor):
         who = self.who(s.who, ctx)
         return [(0, f"{who.subj} {conj(who, 'lead', 'leads')} the next trick")]
 
+    def statement_NobodyTakes(self, s: ast.NobodyTakes, ctx: Ctx, last: bool) -> list[Line]:
+        where = {None: "the discard pile", "discard": "the discard pile", "reserve_top": "the top of the Reserve",
+                 "reserve_bottom": "the bottom of the Reserve"}[s.dest.kind if s.dest is not None else None]
+        return [(0, f"nobody takes this trick: when it ends, its cards and its Encounter card go to {where}, it "
+                    "counts as won by nobody, and its leader leads the next trick unless a power names another")]
+
     def statement_NextSide(self, s: ast.NextSide, ctx: Ctx, last: bool) -> list[Line]:
         return [(0, f"the next trick is played on {self.side(s.side, ctx)} (its leader chooses only the card)")]
 

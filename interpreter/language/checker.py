@@ -448,6 +448,13 @@ class Checker(Visitor):
         self.only_in(s, "next side", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
         self.expect(s.side, scope, SIDE, "the side of the next trick")
 
+    def statement_NobodyTakes(self, s: ast.NobodyTakes, scope: _Scope) -> None:
+        self.only_in(s, "nobody takes trick", (PLAY,))
+        if s.dest is not None and s.dest.kind not in ("discard", "reserve_top", "reserve_bottom"):
+            self.sink.error(s.dest.span, "a trick nobody takes goes to the discard pile or the Reserve, not to a "
+                            "Community's zone (a trick that goes to a Community is taken by it)", "C081",
+                            hint="nobody takes trick to discard")
+
     def only_in(self, s: ast.Node, words: str, contexts: tuple[str, ...]) -> None:
         if self.context not in contexts:
             self.sink.error(s.span, f"'{words}' only makes sense in {_contexts_words(contexts)}", "C046")

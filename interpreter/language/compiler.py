@@ -287,7 +287,7 @@ class Compiler(Visitor):
         return [(EFFECT, self.handler("effect", s)(s), s)]
 
     statement_Move = statement_Draw = statement_Deal = statement_Score = _effect_statement
-    statement_NextLeader = statement_NextLead = statement_NextSide = _effect_statement
+    statement_NextLeader = statement_NextLead = statement_NextSide = statement_NobodyTakes = _effect_statement
     statement_SetState = statement_AddState = statement_Declare = statement_SetSide = statement_End = _effect_statement
 
     def statement_SetVar(self, s: ast.SetVar) -> list[tuple]:
@@ -377,6 +377,10 @@ class Compiler(Visitor):
     def effect_NextLeader(self, s: ast.NextLeader) -> Fn:
         who = self.expr(s.who)
         return lambda ctx: [("next_leader", who(ctx))]
+
+    def effect_NobodyTakes(self, s: ast.NobodyTakes) -> Fn:
+        zone, position = SHARED_DESTINATIONS[s.dest.kind if s.dest is not None else "discard"]
+        return lambda ctx: [("untaken", zone, position)]
 
     def effect_NextSide(self, s: ast.NextSide) -> Fn:
         side = self.expr(s.side)

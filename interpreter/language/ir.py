@@ -140,7 +140,7 @@ class _Export(Visitor):
     visit_Logic = visit_Not = visit_Compare = visit_Where = visit_Except = visit_Otherwise = visit_WithExtreme = fields
     visit_StateOf = fields
     visit_Move = visit_Draw = visit_Deal = visit_Score = visit_NextLeader = visit_NextLead = fields
-    visit_SetState = visit_AddState = visit_Declare = visit_SetSide = visit_End = visit_NextSide = fields
+    visit_SetState = visit_AddState = visit_Declare = visit_SetSide = visit_End = visit_NextSide = visit_NobodyTakes = fields
     visit_SetVar = fields  # `set points = 3`: an effect when it sets a counter or mark
     visit_Dest = visit_SortKey = fields
 

@@ -416,6 +416,9 @@ class _ToAst(Transformer):
     def next_side_stmt(self, meta, children):
         return ast.NextSide(self._span(meta), children[0])
 
+    def nobody_takes_stmt(self, meta, children):
+        return ast.NobodyTakes(self._span(meta), children[0] if children else None)
+
     def zone(self, meta, children):
         return str(children[0])
 
