@@ -133,12 +133,15 @@ def trick_voids(setup: GameSetup, observation: Mapping) -> dict[int, set[str]]:
     # another Faction, the Faction was named before the lead and every play counts.
     start = 0
     for i, p in enumerate(plays):
-        if not _rules(setup, observation, p["id"]).never_leads:
-            start = i if cards[p["id"]].faction == led else 0
-            break
+        rules = _rules(setup, observation, p["id"])
+        if rules.never_leads or (rules.never_leads_when is not None and cards[p["id"]].faction != led):
+            continue  # (a card whose `never leads` has a condition: it set the Faction led if it is of it)
+        start = i if cards[p["id"]].faction == led else 0
+        break
     for p in plays[start:]:
         card = p["id"]
-        if cards[card].faction != led and not _rules(setup, observation, card).always_playable:
+        rules = _rules(setup, observation, card)
+        if cards[card].faction != led and not rules.always_playable and rules.always_playable_when is None:
             voids.setdefault(p["seat"], set()).add(led)
     return voids
 
@@ -274,7 +277,8 @@ class Sampler:
             led = trick_obs["led"]
             self.trick = (trick_obs["leader"], observation["encounter"]["id"] if observation.get("encounter") else None,
                           led, trick_obs["side"], plays,
-                          led is not None and not any(cards[card].faction == led for _, card, _ in plays))
+                          led is not None and not any(cards[card].faction == led for _, card, _ in plays),
+                          tuple(trick_obs["untaken"]) if trick_obs.get("untaken") else None)
         # the layout's public fields (Game.from_layout copies what it keeps)
         self.public = dict(
             population=list(observation["populations"]),
@@ -305,8 +309,8 @@ class Sampler:
             zones[name] = self.zones[name] + dealt[name]
         trick = None
         if self.trick is not None:
-            leader, encounter, led, side, plays, named = self.trick
-            trick = Trick(leader, encounter, led=led, side=side, plays=list(plays), named=named)
+            leader, encounter, led, side, plays, named, untaken = self.trick
+            trick = Trick(leader, encounter, led=led, side=side, plays=list(plays), named=named, untaken=untaken)
         game_rng = random.Random(rng.getrandbits(64))  # drawn before the Transfer picks: the order of draws is fixed
         picks = _transfer_picks(self.setup, zones, self.observation, self.decision, rng, self.me) \
             if self.kind == "transfer" else []

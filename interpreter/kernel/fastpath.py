@@ -30,7 +30,7 @@ module's job.
   powers, a Faction change — is handed to the kernel's own phases and answers.
   `tests/kernel/test_fast_trick_path.py` plays every bundled scenario both ways.
 - **It steps aside.** No function is made (None) when a power in force has a
-  rule on who wins or on what may be played, or an event hook (`on lead`, `on
+  rule on who wins or on what may be played, names the next trick's side (`next side`), or an event hook (`on lead`, `on
   play`, `on trick`, `after trick`, `start`, `after transfer`, `game end`):
   Game.play then runs its own loop. The generated loop returns False when the Factions in force change
   (a Faction change, a drawn power), and Game.play looks again.
@@ -337,7 +337,7 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
     """(the source of the loop, its namespace) for the game's set-up and powers in force, or None: use the kernel's."""
     in_force, setup, tables = game._in_force, game.setup, game.tables
     if (in_force.restricted or in_force.ruled or in_force.play_hooks or in_force.trick_hooks or in_force.after_keys
-            or in_force.start_keys or in_force.bid_keys or in_force.game_end_keys):
+            or in_force.start_keys or in_force.bid_keys or in_force.game_end_keys or in_force.names_side):
         return None
     # The rules of every Faction a card may have, with the variants in force (Game.rules_of).
     never_leads, blocks, trump_rules = set(), set(), {}

@@ -104,7 +104,7 @@ class Game:
     # method calls are no longer specialized. The trick loop reads them at every play.
     __slots__ = ("setup", "seed", "rng", "n", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys",
                  "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
-                 "tricks_played", "active", "designated", "named_lead", "trick", "carried", "transfer_picks",
+                 "tricks_played", "active", "designated", "named_lead", "named_side", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
                  "deal_plan", "dealer", "round_steps")
@@ -140,6 +140,7 @@ class Game:
         self.active = 0
         self.designated: int | None = None
         self.named_lead: str | None = None
+        self.named_side: str | None = None  # the side a power named for the next trick (`next side`)
         self.trick: Trick | None = None
         self.carried: list[list[int]] = [[] for _ in range(n)]
         self.transfer_picks: list[tuple[int, int, int]] = []  # (giver, receiver, card)
@@ -322,6 +323,10 @@ class Game:
         rules = {f: setup.rules(f, self.variant_of(f)) for f in in_play}
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
         in_force.restricted = frozenset(f for f, r in rules.items() if r.restricts_play)
+        in_force.sometimes_playable = frozenset(f for f, r in rules.items() if r.always_playable_when is not None)
+        in_force.must_beat = frozenset(f for f, r in rules.items() if r.must_beat)
+        in_force.must_trump = frozenset(f for f, r in rules.items() if r.must_trump)
+        in_force.names_side = any(power.variant(variant).names_side for power, variant in game_wide)
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
@@ -364,7 +369,7 @@ class Game:
         game.tricks_played = 0
         game.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         game.active = layout.active
-        game.designated = game.named_lead = None
+        game.designated = game.named_lead = game.named_side = None
         game.trick = layout.trick
         game.carried = [[] for _ in range(game.n)]
         game.transfer_picks = list(layout.transfer_picks)
@@ -422,7 +427,7 @@ class Game:
         self.tricks_won = [0] * self.n
         self.round_ends = False
         self.active = active
-        self.designated = self.named_lead = None
+        self.designated = self.named_lead = self.named_side = None
         self.trick = None
         self.frames = []
         self.decision = None
@@ -597,7 +602,7 @@ class Game:
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
-        self.designated = self.named_lead = None
+        self.designated = self.named_lead = self.named_side = None
         self.tricks_won = [0] * self.n
         self.round_ends = False
         if self.state:
@@ -934,6 +939,8 @@ class Game:
         named = self.named_lead
         self.trick = Trick(leader, encounter, led=named, named=named is not None)
         self.named_lead = None
+        if self.named_side is not None:  # a power named this trick's side: its leader chooses only the card
+            self.trick.side, self.named_side = self.named_side, None
         if self.record:
             self.log.append({"event": "encounter", "round": self.round_no,
                              "card": self.tables.label[encounter] if encounter is not None else None,
@@ -971,8 +978,23 @@ class Game:
             playable, of_led = self._in_force.playable_for(led, self.tables.cards_of)
             legal = list(filter(playable.__contains__, held))
             if len(legal) != len(held) and not of_led.isdisjoint(legal):
+                if self._in_force.sometimes_playable:
+                    legal = self._also_playable(seat, held, legal, led)
                 held = legal
         return pick(options, held)
+
+    def _also_playable(self, seat: int, held: list[int], legal: list[int], led: str) -> list[int]:
+        """`legal` and the cards of `held` whose `rule always playable when C` holds now, in the hand's order."""
+        sometimes, faction, trick = self._in_force.sometimes_playable, self.tables.faction, self.trick
+        so_far = tuple(card for _, card, _ in trick.plays)
+        allowed = set(legal)
+        for card in held:
+            if card not in allowed and faction[card] in sometimes:
+                ctx = vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card, void=False,
+                             side=trick.side)
+                if self.rules_of(card).always_playable_when(ctx):
+                    allowed.add(card)
+        return [card for card in held if card in allowed]
 
     def _restrict(self, seat: int, held: list[int], led: str | None) -> list[int]:
         """The cards `seat` may play once the rules on leading and playing are applied (see docs/language.md).
@@ -993,18 +1015,48 @@ class Game:
                                          void=void, side=trick.side)))
 
         forced = [c for c in held if holds(c, "must_be_played")]
+        if not forced and void and self._in_force.must_trump:
+            forced = [c for c in held if faction[c] in self._in_force.must_trump and self._trumps(seat, c, void)]
         if forced:
-            return forced
-        if not trick.plays:  # a lead
+            allowed = forced
+        elif not trick.plays:  # a lead
             allowed = [c for c in held if faction[c] not in restricted or self.rules_of(c).leads_only_when is None
                        or holds(c, "leads_only_when")]
         else:
             allowed = [c for c in held if not holds(c, "only_leads")]
-        return allowed or held
+        allowed = allowed or held
+        must_beat = self._in_force.must_beat
+        if must_beat and trick.plays:  # a card of such a Faction must beat the winning card, if one of them can
+            beaters = [c for c in allowed if faction[c] in must_beat and self._would_win(seat, c, void)]
+            if beaters:
+                allowed = [c for c in allowed if faction[c] not in must_beat or c in beaters]
+        return allowed
+
+    def _trumps(self, seat: int, card: int, void: bool) -> bool:
+        """Whether `card`, played now by `seat`, would trump the trick (its `rule trumps when` holds)."""
+        trick = self.trick
+        condition = self.rules_of(card).trumps
+        if condition is None or self.tables.faction[card] == trick.led:
+            return False
+        return bool(condition(vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led,
+                                     leader=trick.leader, card=card, void=void, side=trick.side)))
+
+    def _would_win(self, seat: int, card: int, void: bool) -> bool:
+        """Whether `card`, played now by `seat`, would take the trick from the card winning it so far."""
+        plays = self.trick.plays
+        plays.append((seat, card, self._trumps(seat, card, void)))
+        try:
+            best = self.winning_play()
+        finally:
+            plays.pop()
+        return best is not None and best[1] == card
 
     def _phase_lead(self) -> None:
         seat = self.trick.leader
         options = sum(self._legal_options(seat, self.tables.lead), ())  # both sides of each card
+        side = self.trick.side
+        if side is not None:  # named before the lead (`next side`): that side only
+            options = tuple(option for option in options if option[0][1] == side)
         self._ask(seat, "lead", LEAD_PROMPT, options)
 
     def _answer_lead(self, d: Decision, value) -> None:
@@ -1038,12 +1090,15 @@ class Game:
         if faction != led:  # a lead, or a card off the Faction led: what its rules say matters
             rules = self._in_force.rules[card] or self.rules_of(card)
             if led is None:
-                if not rules.never_leads:
+                if not rules.never_leads and (rules.never_leads_when is None or not self._holds_at_play(
+                        rules.never_leads_when, seat, card, False)):
                     trick.led = faction
                     trick.prompt = None
             else:
                 if faction not in self._in_force.always_playable:
-                    self.voids[seat].add(led)  # the rules made it follow if it could
+                    if faction not in self._in_force.sometimes_playable or not any(
+                            self.tables.faction[c] == led for c in self.held(seat)):
+                        self.voids[seat].add(led)  # the rules made it follow if it could
                 if rules.trumps is not None:
                     # the card is not of the Faction led, so the seat was void before playing it iff it is now
                     tf = self.tables.faction
@@ -1061,6 +1116,12 @@ class Game:
             self._run_play_hooks(hooks[faction], seat, card)
             return
         self._phase_follow()
+
+    def _holds_at_play(self, condition, seat: int, card: int, void: bool) -> bool:
+        """A rule's condition about `card`, which `seat` is playing (the trick so far: the cards before it)."""
+        trick = self.trick
+        return bool(condition(vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led,
+                                     leader=trick.leader, card=card, void=void, side=trick.side)))
 
     def _run_play_hooks(self, keys: tuple, seat: int, card: int) -> None:
         """A card with `on lead` or `on play` hooks was played: run them, then the trick goes on."""
@@ -1176,6 +1237,9 @@ class Game:
 
     def _phase_resolve(self) -> None:
         trick = self.trick
+        if trick.untaken is not None:
+            self._resolve_untaken()
+            return
         play = self.winning_play()
         winner = play[0] if play is not None else trick.leader
         played, encounter = self._collect_trick(winner)
@@ -1205,6 +1269,33 @@ class Game:
         self.after_frames = "end_trick"
         self.phase = "powers"
         self._phase_powers()
+
+    def _resolve_untaken(self) -> None:
+        """A trick nobody takes (`nobody takes trick`): its cards and Encounter card go where the power said; nobody
+        won it (no trick counted, no hook of a won trick), and its leader leads next unless a power named another."""
+        trick = self.trick
+        zone, position = trick.untaken
+        zones, loc = self.zones, self.loc
+        table = zones["table"]
+        cards = tuple(table)
+        table.clear()
+        if trick.encounter is not None:
+            zones["encounter"].remove(trick.encounter)
+            cards += (trick.encounter,)
+        for card in cards:
+            loc[card] = zone
+            self.seen[card] = True  # played face up: everyone saw where they went
+        if position == "top":
+            zones[zone][:0] = cards
+        else:
+            zones[zone].extend(cards)
+        if self.record:
+            self.log.append({"event": "untaken", "round": self.round_no, "leader": trick.leader, "led": trick.led,
+                             "cards": [self.tables.label[c] for _, c, _ in trick.plays], "to": zone,
+                             "position": position})
+        self.active = trick.leader
+        self.phase = "end_trick"
+        self._phase_end_trick()
 
     def _collect_trick(self, winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The trick's cards, and its Encounter card, go to the winner's Expedition: (played, encounter)."""
@@ -1336,6 +1427,16 @@ class Game:
             trick.prompt = None
             if cause is not None:
                 self._event("side", **cause, side=trick.side)
+        elif kind == "untaken":
+            if trick is None or self.after_frames != "follow":
+                return  # only a trick still being played can be left to nobody
+            trick.untaken = (effect[1], effect[2])
+            if cause is not None:
+                self._event("untaken_by", **cause)
+        elif kind == "next_side":
+            self.named_side = effect[1]
+            if cause is not None:
+                self._event("next_side", **cause, side=effect[1])
         elif kind == "end":
             if effect[1] == "trick" and self.after_frames == "follow":
                 self.after_frames = "resolve"
@@ -1605,7 +1706,7 @@ def _copy_trick(trick: Trick | None) -> Trick | None:
     if trick is None:
         return None
     return Trick(trick.leader, trick.encounter, trick.led, trick.side, list(trick.plays), trick.named, trick.prompt,
-                 dict(trick.declared) if trick.declared else None)
+                 dict(trick.declared) if trick.declared else None, trick.untaken)
 
 
 _IMMUTABLE = frozenset({int, str, bool, float, type(None), Decision})

@@ -21,6 +21,7 @@ class Trick:
     named: bool = False  # the Faction led was named before the lead
     prompt: str | None = None  # a follow's prompt, once worked out for this Faction led and side
     declared: dict[int, str] | None = None  # card -> the Faction a power declared it to count as
+    untaken: tuple[str, str] | None = None  # nobody takes the trick: (zone, position) its cards go to
 
 
 @dataclass

@@ -63,8 +63,11 @@ def _trick(game, seat: int):
     if trick is None:
         return None
     label = game.tables.label
-    return {"leader": trick.leader, "side": trick.side, "led": trick.led,
-            "plays": [{"seat": s, "card": label[card], "id": card, "trump": trump} for s, card, trump in trick.plays]}
+    out = {"leader": trick.leader, "side": trick.side, "led": trick.led,
+           "plays": [{"seat": s, "card": label[card], "id": card, "trump": trump} for s, card, trump in trick.plays]}
+    if trick.untaken is not None:  # (only a trick a power left to nobody: `nobody takes trick`)
+        out["untaken"] = list(trick.untaken)
+    return out
 
 
 #: The observation's keys in order, each with its maker.

@@ -113,7 +113,8 @@ class InForce:
 
     __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
                  "play_hooks", "trick_hooks", "after_keys", "start_keys", "bid_keys", "game_end_keys", "ruled",
-                 "restricted", "bid_rules")
+                 "restricted", "bid_rules", "sometimes_playable", "names_side", "must_beat",
+                 "must_trump")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -135,6 +136,10 @@ class InForce:
         self.game_end_keys: tuple[tuple, ...] = ()  # the end-of-game hooks
         self.ruled: frozenset[str] = frozenset()  # Factions with a rule that says who wins (wins, wild, beats...)
         self.restricted: frozenset[str] = frozenset()  # Factions with a rule on what may be led or played
+        self.sometimes_playable: frozenset[str] = frozenset()  # Factions with `rule always playable when C`
+        self.must_beat: frozenset[str] = frozenset()  # Factions with `rule must beat`
+        self.must_trump: frozenset[str] = frozenset()  # Factions with `rule must trump`
+        self.names_side = False  # a power in force may name the next trick's side (`next side`)
 
     def playable_for(self, led: str, cards_of: dict[str, frozenset[int]]) -> tuple[frozenset[int], frozenset[int]]:
         """(the cards a seat holding some of Faction `led` may play, the cards of `led`), made once per Faction."""

@@ -19,7 +19,10 @@ VARIANTS = ("basic", "positive", "negative")  # the variant kinds of a Faction's
 HOOK_TIMINGS = ("win", "play", "lead", "trick", "after_trick", "start_of_round", "after_transfer", "end_of_round",
                 "end_of_game")
 RULE_KINDS = ("always_playable", "never_leads", "trumps", "blocks_led_power", "face_up", "carried_over", "wins",
-              "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played", "bids_only_when")
+              "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played", "bids_only_when",
+              "must_beat", "must_trump")
+# The yes/no rules that may take a condition (`rule always playable when C`): compiled as KIND_when.
+CONDITIONAL_FLAGS = ("always_playable", "never_leads")
 
 # ---------------------------------------------------------------- expressions
 
@@ -261,6 +264,20 @@ class NextLead(Node):
 
 
 @dataclass(frozen=True)
+class NextSide(Node):
+    """`next side minus`: the next trick is played on that side (its leader chooses only the card)."""
+
+    side: Node
+
+
+@dataclass(frozen=True)
+class NobodyTakes(Node):
+    """`nobody takes trick to discard`: the trick on the table is won by nobody; its cards go to `dest`."""
+
+    dest: Dest | None  # None: the discard pile
+
+
+@dataclass(frozen=True)
 class SetState(Node):
     """`set points of winner = 3`; `set points = 3` is a SetVar the checker finds to name a state."""
 
@@ -369,7 +386,7 @@ EXPRESSIONS: tuple[type[Node], ...] = (IntLit, FactionLit, NameRef, BareAttr, At
                                        Comprehension, ListLit, Arith, Neg, Logic, Not, Compare, Where, Except,
                                        Otherwise, WithExtreme, StateOf)
 EFFECTS: tuple[type[Node], ...] = (Move, Draw, Deal, Score, NextLeader, NextLead, SetState, AddState, Declare, SetSide,
-                                   End)  # the statements that change the game
+                                   End, NextSide, NobodyTakes)  # the statements that change the game
 STATEMENTS: tuple[type[Node], ...] = (Let, SetVar, Choose, ChooseMode, Ask, If, Each, Repeat) + EFFECTS
 PARTS: tuple[type[Node], ...] = (Block, Dest, SortKey, ModeOption, Hook, Rule, StateDecl, Variant, Binding,
                                  PowerFile)  # the rest of a file

@@ -1027,6 +1027,15 @@ class Renderer(Visitor):
         who = self.who(s.who, ctx)
         return [(0, f"{who.subj} {conj(who, 'lead', 'leads')} the next trick")]
 
+    def statement_NobodyTakes(self, s: ast.NobodyTakes, ctx: Ctx, last: bool) -> list[Line]:
+        where = {None: "the discard pile", "discard": "the discard pile", "reserve_top": "the top of the Reserve",
+                 "reserve_bottom": "the bottom of the Reserve"}[s.dest.kind if s.dest is not None else None]
+        return [(0, f"nobody takes this trick: when it ends, its cards and its Encounter card go to {where}, it "
+                    "counts as won by nobody, and its leader leads the next trick unless a power names another")]
+
+    def statement_NextSide(self, s: ast.NextSide, ctx: Ctx, last: bool) -> list[Line]:
+        return [(0, f"the next trick is played on {self.side(s.side, ctx)} (its leader chooses only the card)")]
+
     def statement_NextLead(self, s: ast.NextLead, ctx: Ctx, last: bool) -> list[Line]:
         return [(0, f"the Faction led of the next trick is {self.faction(s.faction, ctx)}, whatever card its leader plays")]
 
@@ -1364,7 +1373,11 @@ class Renderer(Visitor):
         lines: list[Line] = []
         for r in rules:
             if r.kind == "always_playable":
-                lines.append((0, f"{a_one} may be played in place of any card, even by a Community that could follow the Faction led"))
+                when = f", but only while {self.holder_cond(r.condition, ctx)}" if r.condition is not None else ""
+                lines.append((0, f"{a_one} may be played in place of any card, even by a Community that could follow the Faction led{when}"))
+            elif r.kind == "never_leads" and r.condition is not None:
+                lines.append((0, f"{a_one} played when {self.holder_cond(r.condition, ctx)} does not set the Faction led: "
+                                 "the next card played that can set it does so instead"))
             elif r.kind == "never_leads":
                 lines.append((0, f"{a_one} never sets the Faction led: the next card played that can set it does so instead"))
             elif r.kind == "face_up":
@@ -1380,6 +1393,15 @@ class Renderer(Visitor):
             else:
                 lines.append((0, self.trick_rule(r, a_one, one, ctx)))
         return lines
+
+    def holder_cond(self, condition: ast.Node, ctx: Ctx) -> str:
+        """A rule's condition about a card about to be played: `void` is its holder's."""
+        card = ctx.bind(Var("played", CARD, label="it"), recent=False, it=("it", "it"))
+        self.void_words = _HOLDER_VOID_WORDS
+        try:
+            return self.cond(condition, card)
+        finally:
+            self.void_words = _VOID_WORDS
 
     def trick_rule(self, r: ast.Rule, a_one: str, one: str, ctx: Ctx) -> str:
         """The rules that read the whole trick (issue 14): in them `played` is the card the rule is about."""
@@ -1411,9 +1433,19 @@ class Renderer(Visitor):
                 self.void_words = _VOID_WORDS
         if r.kind == "leads_only_when":
             return f"{a_one} may lead a trick only if {condition} (unless its holder has no other card to lead)"
+        if r.kind == "only_leads" and r.condition is not None:
+            return (f"{a_one} may not be played to follow when {self.holder_cond(r.condition, ctx)} (unless its "
+                    "holder has no other card it may play)")
         if r.kind == "only_leads":
             return (f"{a_one} may only lead a trick, never follow (unless its holder has no other card it may "
                     "play)")
+        if r.kind == "must_beat":
+            return (f"{a_one} played to a trick must take it from the card winning it so far (for the side: higher "
+                    f"on the + side, lower on the − side, or by trumping), if its player holds {a_one} that does; "
+                    "otherwise any may be played")
+        if r.kind == "must_trump":
+            return (f"a Community that holds {a_one} that would trump the trick must play one that would (unless "
+                    "it has no other card it may play)")
         if r.kind == "must_be_played":
             return f"{a_one} must be played when {condition}: a Community holding such a card plays one of them"
         if r.kind == "bids_only_when":

@@ -265,6 +265,9 @@ class Checker(Visitor):
                 self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards"
                                 + (" (an added power carries 'rule trumps when' over every card)"
                                    if self.binding == "added" else ""), "C027")
+            if rule.kind == "must_trump" and not any(r.kind == "trumps" for r in rules):
+                self.sink.error(rule.span, "'rule must trump' forces a card that would trump: write when it trumps "
+                                "('rule trumps when ...') in the same place", "C080", hint="rule trumps when void")
             if rule.condition is not None:
                 self.context = AUCTION if rule.kind in GAME_RULES else RULE
                 if rule.kind == "beats":
@@ -476,6 +479,17 @@ class Checker(Visitor):
     def statement_NextLead(self, s: ast.NextLead, scope: _Scope) -> None:
         self.only_in(s, "next lead", (WIN, PLAY, TRICK, AFTER))
         self.expect(s.faction, scope, FACTION, "the Faction to lead")
+
+    def statement_NextSide(self, s: ast.NextSide, scope: _Scope) -> None:
+        self.only_in(s, "next side", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
+        self.expect(s.side, scope, SIDE, "the side of the next trick")
+
+    def statement_NobodyTakes(self, s: ast.NobodyTakes, scope: _Scope) -> None:
+        self.only_in(s, "nobody takes trick", (PLAY,))
+        if s.dest is not None and s.dest.kind not in ("discard", "reserve_top", "reserve_bottom"):
+            self.sink.error(s.dest.span, "a trick nobody takes goes to the discard pile or the Reserve, not to a "
+                            "Community's zone (a trick that goes to a Community is taken by it)", "C081",
+                            hint="nobody takes trick to discard")
 
     def only_in(self, s: ast.Node, words: str, contexts: tuple[str, ...]) -> None:
         if self.context not in contexts:

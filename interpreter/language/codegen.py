@@ -71,7 +71,9 @@ _ARITHMETIC = ("+", "-", "*")
 _AGGREGATES = ("sum", "min", "max")  # Python's functions of the same names
 _ENDS = ("trick", "round")
 _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
-_EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end")
+# a rule's attribute of a VariantProgram: its kind, or KIND_when for a conditional yes/no rule
+_RULE_ATTRIBUTES = ast.RULE_KINDS + tuple(f"{kind}_when" for kind in ast.CONDITIONAL_FLAGS)
+_EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end", "next_side", "untaken")
 _OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-") + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
 _AUCTION = (*AUCTION_STATE.values(), DEALER_STATE, TURNED_STATE)  # the keys of the hand's record in the game's state
@@ -241,7 +243,7 @@ class CodeGenerator(Visitor):
                 generated.rules.append((kind, "trumps", name))
             for rule, node in variant.sources.items():
                 expression = self.group(node) if rule == "beats" else self.expr(node)
-                name = self.entry("r", expression, f"{words}, rule {_word(rule, ast.RULE_KINDS)}")
+                name = self.entry("r", expression, f"{words}, rule {_word(rule, _RULE_ATTRIBUTES)}")
                 generated.rules.append((kind, rule, name))
             self.in_rule = False
             for hook, program in variant.hooks.items():
@@ -347,6 +349,13 @@ class CodeGenerator(Visitor):
 
     def effect_NextLeader(self, s: ast.NextLeader) -> str:
         return f"[({_word('next_leader', _EFFECTS)}, {self.expr(s.who)})]"
+
+    def effect_NobodyTakes(self, s: ast.NobodyTakes) -> str:
+        zone, position = SHARED_DESTINATIONS[s.dest.kind if s.dest is not None else "discard"]
+        return f"[({_word('untaken', _EFFECTS)}, {_word(zone, _OWN_WORDS)}, {_word(position, _OWN_WORDS)})]"
+
+    def effect_NextSide(self, s: ast.NextSide) -> str:
+        return f"[({_word('next_side', _EFFECTS)}, {self.expr(s.side)})]"
 
     def effect_NextLead(self, s: ast.NextLead) -> str:
         return f"[({_word('next_lead', _EFFECTS)}, {self.expr(s.faction)})]"

@@ -77,6 +77,10 @@ class VariantProgram:
     hooks: dict[str, Program] = field(default_factory=dict)  # every hook by its short name (HOOK_NAMES)
     always_playable: bool = False
     never_leads: bool = False
+    # `rule always playable when C`, `rule never leads when C`: the rule holds only while C does (a closure
+    # of a vm.Ctx); the flag above stays False, so what is decided once per set-up never counts them.
+    always_playable_when: Fn | None = None
+    never_leads_when: Fn | None = None
     face_up: bool = False
     carried_over: bool = False
     blocks_led_power: bool = False
@@ -92,6 +96,9 @@ class VariantProgram:
     only_leads: bool = False
     must_be_played: Fn | None = None
     bids_only_when: Fn | None = None  # a bid of the hand's auction may be made only when this holds
+    must_beat: bool = False  # a card of these played must take the trick from the card winning it, if one can
+    must_trump: bool = False  # a Community holding such a card that would trump must play one
+    names_side: bool = False  # a hook of these says `next side` (the generated trick loop steps aside)
     sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
 
     @property
@@ -102,7 +109,8 @@ class VariantProgram:
     @property
     def restricts_play(self) -> bool:
         """A rule of these narrows which cards may be led or played."""
-        return bool(self.wild or self.leads_only_when or self.only_leads or self.must_be_played)
+        return bool(self.wild or self.leads_only_when or self.only_leads or self.must_be_played
+                    or self.always_playable_when or self.never_leads_when or self.must_beat or self.must_trump)
 
 
 @dataclass(frozen=True)
@@ -202,6 +210,7 @@ class Compiler(Visitor):
             program = Program(self.block(hook.body) + [], hook.span)
             vp.hooks[HOOK_NAMES[hook.timing]] = program
         vp.on_win, vp.end_of_round = vp.hooks.get("win"), vp.hooks.get("end")
+        vp.names_side = any(isinstance(n, ast.NextSide) for hook in hooks for n in ast.walk(hook.body))
         for rule in rules:
             self.in_rule = True  # (`encounter` reads the trick's turned-up card: see expr_NameRef)
             if rule.kind == "trumps":
@@ -211,8 +220,9 @@ class Compiler(Visitor):
                 vp.beats = self.group(rule.condition)
                 vp.sources[rule.kind] = rule.condition
             elif rule.condition is not None:
-                setattr(vp, rule.kind, self.expr(rule.condition))
-                vp.sources[rule.kind] = rule.condition
+                kind = f"{rule.kind}_when" if rule.kind in ast.CONDITIONAL_FLAGS else rule.kind
+                setattr(vp, kind, self.expr(rule.condition))
+                vp.sources[kind] = rule.condition
             elif rule.kind in ("wins", "never_wins"):
                 setattr(vp, rule.kind, _ALWAYS)
             else:
@@ -293,7 +303,7 @@ class Compiler(Visitor):
         return [(EFFECT, self.handler("effect", s)(s), s)]
 
     statement_Move = statement_Draw = statement_Deal = statement_Score = _effect_statement
-    statement_NextLeader = statement_NextLead = _effect_statement
+    statement_NextLeader = statement_NextLead = statement_NextSide = statement_NobodyTakes = _effect_statement
     statement_SetState = statement_AddState = statement_Declare = statement_SetSide = statement_End = _effect_statement
 
     def statement_SetVar(self, s: ast.SetVar) -> list[tuple]:
@@ -385,6 +395,14 @@ class Compiler(Visitor):
     def effect_NextLeader(self, s: ast.NextLeader) -> Fn:
         who = self.expr(s.who)
         return lambda ctx: [("next_leader", who(ctx))]
+
+    def effect_NobodyTakes(self, s: ast.NobodyTakes) -> Fn:
+        zone, position = SHARED_DESTINATIONS[s.dest.kind if s.dest is not None else "discard"]
+        return lambda ctx: [("untaken", zone, position)]
+
+    def effect_NextSide(self, s: ast.NextSide) -> Fn:
+        side = self.expr(s.side)
+        return lambda ctx: [("next_side", side(ctx))]
 
     def effect_NextLead(self, s: ast.NextLead) -> Fn:
         faction = self.expr(s.faction)

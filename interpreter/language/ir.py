@@ -25,7 +25,7 @@ RULE_FLAGS = ("always_playable", "never_leads", "face_up", "carried_over", "bloc
 # The rules of issue 14, each exported only when the variant has it: `true` for a rule without a
 # condition, else its condition (for `beats`, the Factions beaten) as a typed tree.
 TRICK_RULES = ("wins", "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played",
-               "bids_only_when")
+               "bids_only_when", "always_playable_when", "never_leads_when", "must_beat", "must_trump")
 # Every hook's key in the export, by the compiler's short name; `on_win` and `end_of_round` are always
 # there (null when the variant has no such hook), the others only when written.
 HOOK_KEYS = {"win": "on_win", "end": "end_of_round", "play": "on_play", "lead": "on_lead", "trick": "on_trick",
@@ -142,7 +142,7 @@ class _Export(Visitor):
     visit_Logic = visit_Not = visit_Compare = visit_Where = visit_Except = visit_Otherwise = visit_WithExtreme = fields
     visit_StateOf = fields
     visit_Move = visit_Draw = visit_Deal = visit_Score = visit_NextLeader = visit_NextLead = fields
-    visit_SetState = visit_AddState = visit_Declare = visit_SetSide = visit_End = fields
+    visit_SetState = visit_AddState = visit_Declare = visit_SetSide = visit_End = visit_NextSide = visit_NobodyTakes = fields
     visit_SetVar = fields  # `set points = 3`: an effect when it sets a counter or mark
     visit_Dest = visit_SortKey = fields
 

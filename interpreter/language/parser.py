@@ -225,10 +225,10 @@ class _ToAst(Transformer):
         return ast.Hook(self._span(meta), "end_of_game", children[0])
 
     def rule_always_playable(self, meta, children):
-        return ast.Rule(self._span(meta), "always_playable")
+        return ast.Rule(self._span(meta), "always_playable", children[0] if children else None)
 
     def rule_never_leads(self, meta, children):
-        return ast.Rule(self._span(meta), "never_leads")
+        return ast.Rule(self._span(meta), "never_leads", children[0] if children else None)
 
     def rule_trumps(self, meta, children):
         return ast.Rule(self._span(meta), "trumps", children[0])
@@ -261,7 +261,13 @@ class _ToAst(Transformer):
         return ast.Rule(self._span(meta), "leads_only_when", children[0])
 
     def rule_only_leads(self, meta, children):
-        return ast.Rule(self._span(meta), "only_leads")
+        return ast.Rule(self._span(meta), "only_leads", children[0] if children else None)
+
+    def rule_must_beat(self, meta, children):
+        return ast.Rule(self._span(meta), "must_beat")
+
+    def rule_must_trump(self, meta, children):
+        return ast.Rule(self._span(meta), "must_trump")
 
     def rule_must_be_played(self, meta, children):
         return ast.Rule(self._span(meta), "must_be_played", children[0])
@@ -422,6 +428,12 @@ class _ToAst(Transformer):
 
     def next_lead_stmt(self, meta, children):
         return ast.NextLead(self._span(meta), children[0])
+
+    def next_side_stmt(self, meta, children):
+        return ast.NextSide(self._span(meta), children[0])
+
+    def nobody_takes_stmt(self, meta, children):
+        return ast.NobodyTakes(self._span(meta), children[0] if children else None)
 
     def zone(self, meta, children):
         return str(children[0])

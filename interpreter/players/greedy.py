@@ -247,7 +247,7 @@ def analyse_on_win(program: list | None) -> OnWin:
         elif kind == "Draw":
             count = st.get("count") or {}
             out.draws += count.get("value", 1) if count.get("node") == "IntLit" else 1
-        elif kind in ("NextLeader", "NextLead"):
+        elif kind in ("NextLeader", "NextLead", "NextSide", "NobodyTakes"):
             out.control = True
         elif kind == "Score":
             amount = st.get("amount") or {}

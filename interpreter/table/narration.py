@@ -223,6 +223,16 @@ class Narrator:
         blocked = " (power blocked)" if e.get("blocked") else ""
         return [f"Trick won by {self.community(e['seat'])}: {led}{side}{blocked} - {', '.join(self.name(c) for c in e.get('cards', []))}"]
 
+    def _untaken(self, e: dict) -> list[str]:
+        led = f"{e['led']} led" if e.get("led") else "no Faction led"
+        side = f" on the {self.side} side" if self.side else ""
+        where = "the discard pile" if e.get("to") == "discard" else \
+            ("the top of the Reserve" if e.get("position") == "top" else "the bottom of the Reserve")
+        return [f"Nobody takes the trick: {led}{side} - {', '.join(e.get('cards', []))}; its cards go to {where}."]
+
+    def _next_side(self, e: dict) -> list[str]:
+        return [f"{self.cause(e)}: the next trick is played on the {e['side']} side."]
+
     def _power(self, e: dict) -> list[str]:
         return [f"{self.cause(e)}: the power of the Faction led acts for {self.community(e['seat'])}."]
 

@@ -191,7 +191,7 @@ def test_a_handler_named_for_no_class_of_the_syntax_tree_fails_when_its_class_is
 
 NEW_CONSTRUCTS = Path(__file__).parent / "data" / "every_new_construct.power"
 NEW_CLASSES = (ast.StateOf, ast.SetState, ast.AddState, ast.ChooseMode, ast.ModeOption, ast.Declare, ast.SetSide,
-               ast.End, ast.StateDecl)
+               ast.End, ast.StateDecl, ast.NextSide, ast.NobodyTakes)
 
 
 def _new_tree() -> ast.PowerFile:
