@@ -24,6 +24,7 @@ import argparse
 import random
 import sys
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pyspiel
 
@@ -32,7 +33,7 @@ from happydayz.data.hand import ByRound, Hand
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
 
-SUITS = ("Clubs", "Diamonds", "Spades", "Hearts")  # OpenSpiel's suit numbers 0..3 ("CDSH")
+SUITS = ("Clubs", "Diamonds", "Spades", "Hearts")  # OpenSpiel's suit numbers 0..3 ("CDSH") in the box
 RANKS = "23456789TJQKA"
 #: OpenSpiel's parameters and their defaults.
 DEFAULTS = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": -1,
@@ -42,9 +43,13 @@ OPTIONS = ("off_bid_penalty", "points_per_trick")
 #: The settings of the lockstep runs: each other value of one parameter, the others at their defaults
 #: (every player count; num_suits at its extreme, 1, the box's scenario oh-hell/1).
 SETTINGS = [{}] + [{"players": p} for p in range(4, 8)] + [
-    {"num_suits": 1}, {"num_tricks_fixed": 1}, {"num_tricks_fixed": 17}, {"num_tricks_fixed": 5},
+    {"num_suits": 1}, {"num_cards_per_suit": 2}, {"num_tricks_fixed": 1}, {"num_tricks_fixed": 17}, {"num_tricks_fixed": 5},
     {"off_bid_penalty": True}, {"points_per_trick": 3}, {"off_bid_penalty": True, "points_per_trick": 2},
     {"players": 7, "off_bid_penalty": True}]
+
+
+#: num_cards_per_suit=2 (its extreme): a scenario file of four suits of two cards over the box's rules.
+SHORT = str(Path(__file__).parent / "oh_hell_short" / "oh_hell_short.scenario.yaml")
 
 
 def scenario_of(settings: dict) -> str:
@@ -52,6 +57,8 @@ def scenario_of(settings: dict) -> str:
         return f"oh-hell/{settings['players']}"
     if settings["num_suits"] == 1 and settings["num_cards_per_suit"] == 13 and settings["players"] == 3:
         return "oh-hell/1"
+    if settings["num_suits"] == 4 and settings["num_cards_per_suit"] == 2 and settings["players"] == 3:
+        return SHORT
     raise ValueError(f"no scenario of the box for {settings}")
 
 
@@ -77,6 +84,8 @@ class Kernel:
         self.options = tuple(sorted((k, settings[k]) for k in OPTIONS))
         self.setups = {}
         self.suits = settings["num_suits"]
+        #: the scenario's suits in OpenSpiel's order (the box's, or the two-card suits' own names)
+        self.names = tuple(f if isinstance(f, str) else f.faction for f in self.scenario.factions)
 
     def setup(self, dealer: int, tricks: int):
         key = (dealer, tricks)
@@ -88,11 +97,11 @@ class Kernel:
         return self.setups[key]
 
     def label_of_card(self, card: int) -> str:
-        return f"{SUITS[card % self.suits]} {card // self.suits + 2}"
+        return f"{self.names[card % self.suits]} {card // self.suits + 2}"
 
     def card_of_label(self, label: str) -> int:
         suit, value = label.rsplit(" ", 1)
-        return (int(value) - 2) * self.suits + SUITS.index(suit)
+        return (int(value) - 2) * self.suits + self.names.index(suit)
 
     def new_game(self, dealer: int, tricks: int, hands: dict[int, list[int]], turned: int) -> Game:
         setup = self.setup(dealer, tricks)
@@ -104,7 +113,7 @@ class Kernel:
                 raise ValueError(f"the kernel deals {dealt_here} cards each, OpenSpiel {len(hands[0])}")
             ids = g.tables.label.index
             dealt = set(hands_flat) | {turned}
-            rest = [i for i, lab in enumerate(g.tables.label) if lab.rsplit(" ", 1)[0] in SUITS
+            rest = [i for i, lab in enumerate(g.tables.label) if lab.rsplit(" ", 1)[0] in self.names
                     and lab.rsplit(" ", 1)[1].isdigit() and self.card_of_label(lab) not in dealt]
             return ({seat: [ids(label(c)) for c in cs] for seat, cs in hands.items()},
                     [ids(label(turned))] + rest)
@@ -219,6 +228,7 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
 CONTROLS = [
     ("players", {}, {"players": 4}),
     ("num_suits", {}, {"num_suits": 1}),
+    ("num_cards_per_suit", {}, {"num_cards_per_suit": 2}),
     ("num_tricks_fixed", {"num_tricks_fixed": 5}, {}),
     ("off_bid_penalty", {}, {"off_bid_penalty": True}),
     ("points_per_trick", {}, {"points_per_trick": 2}),
