@@ -38,7 +38,7 @@ RANKS = "23456789TJQKA"
 #: OpenSpiel's parameters and their defaults.
 DEFAULTS = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": -1,
             "off_bid_penalty": False, "points_per_trick": 1}
-#: The options of the box's Table (the others are scenarios and keys of the hand: docs/classics.md).
+#: The options of the box's added power OhHell (the others are scenarios and keys of the hand: docs/classics.md).
 OPTIONS = ("off_bid_penalty", "points_per_trick")
 #: The settings of the lockstep runs: each other value of one parameter, the others at their defaults
 #: (every player count; num_suits at its extreme, 1, the box's scenario oh-hell/1).
