@@ -62,10 +62,9 @@ class Decision:
 
     __slots__ = ("actor", "kind", "prompt", "options", "decider")
 
-    def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...],
-                 decider: int | None = None) -> None:
+    def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
         self.actor = actor  # the Community whose decision it is (whose card is played)
-        self.decider = actor if decider is None else decider  # the one asked: another for a dummy hand
+        self.decider = actor  # the one asked: another for a dummy hand (Game._ask sets it as it makes one)
         self.kind = kind  # dealer, transfer, lead, follow, choose, ask, faction_change, replace_power
         self.prompt = prompt
         self.options = options
@@ -478,7 +477,8 @@ class Game:
 
     def _ask(self, actor: int, kind: str, prompt: str, options) -> None:
         if self.dummy_rule:  # a hand with a dummy: its decisions are asked of its controller once it is laid
-            self.decision = Decision(actor, kind, prompt, tuple(options), self._decider(actor))
+            self.decision = decision = Decision(actor, kind, prompt, tuple(options))
+            decision.decider = self._decider(actor)
             return
         self.decision = Decision(actor, kind, prompt, tuple(options))
 
