@@ -88,8 +88,8 @@ def resume_game(path: str | os.PathLike, seat: int = 0,
     bots = make_bots(parse_bots(None, game.n), data["seed"])
 
     def catch_up(game: Game, decision: Decision, answer: int) -> None:
-        if decision.actor != seat:
-            bots[decision.actor].decide(game.observe(decision.actor), decision)
+        if decision.decider != seat:
+            bots[decision.decider].decide(game.observe(decision.decider), decision)
 
     replay_answers(game, data["answers"], str(path), before=catch_up)
     return game, bots, data["scenario"], seat

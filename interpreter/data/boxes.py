@@ -27,7 +27,8 @@ from referencing import Registry, Resource
 
 from happydayz.base.errors import DataProblem, Diagnostic, DiagnosticSink, HappyError, Span, UsageError, quote, suggest
 from happydayz.data.hand import (Hand, HandSizeError, HAPPY_DAYZ, hand_of, hand_problems, legacy_hand, round_sizes,
-                                 score_problems, team_problems)
+                                 score_problems, team_problems,
+                                 dummy_problems)
 from happydayz.data.model import (
     AddedPowerDef, Box, CardSpec, FactionChoice, FactionDef, HouseRules, Library, PromoDef, Scenario,
 )
@@ -60,6 +61,7 @@ D_HOUSE_RULE = "D035"
 D_HAND = "D036"
 D_SCORE = "D060"
 D_TEAMS = "D061"
+D_DUMMY = "D062"
 D_INTERNAL = "D099"
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # the player counts every box deals for
@@ -460,7 +462,8 @@ def _check_hand(doc: Document, here: tuple, entry: dict, hand: Hand, sink: Diagn
             sink.error(doc.span(where), f"{format_path(where)}: the house rule {old} says this too: "
                                         f"keep one of them", D_HAND, f"remove house_rules.{old}")
     for code, found in ((D_HAND, hand_problems(hand)), (D_SCORE, score_problems(hand)),
-                        (D_TEAMS, team_problems(hand, entry.get("players")))):
+                        (D_TEAMS, team_problems(hand, entry.get("players"))),
+                        (D_DUMMY, dummy_problems(hand))):
         for paths, message in found:  # (at the first of the keys at fault that this entry says)
             where = next((here + ("hand",) + p for p in paths if here + ("hand",) + p in doc.values),
                          here + ("hand",) + paths[0])

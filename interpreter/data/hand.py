@@ -189,6 +189,7 @@ class Hand:
     winner: str | None = None  # score.winner: most or fewest
     teams: Teams | str | None = None  # "none": every Community for itself (Happy DayZ's)
     turn_up: bool | None = None  # the Reserve's top card turned face up after the deal
+    dummy: str | None = None  # "none", or "partner_of_declarer": a hand laid face up, played by its partner
 
     def over(self, base: "Hand") -> "Hand":
         """This hand's keys, and `base`'s where this one says nothing."""
@@ -204,7 +205,7 @@ class Hand:
 HAPPY_DAYZ = Hand(dealer="none", first_dealer=0, hand_size="deal",
                   first_leader=ByRound(("best_transfer_card", "fewest_survivors")),
                   transfer_to=ByRound(("both",)), seen_by="everyone", into="transfer_zone", auction="none",
-                  floor=0, target="none", winner="most", teams="none", turn_up=False)
+                  floor=0, target="none", winner="most", teams="none", turn_up=False, dummy="none")
 
 
 def by_round(value) -> ByRound:
@@ -249,6 +250,7 @@ def hand_of(data: dict | None) -> Hand:
         **score_of(data.get("score", {})),
         teams=teams_of(data["teams"]) if "teams" in data else None,
         turn_up=data.get("turn_up"),
+        dummy=data.get("dummy"),
     )
 
 
@@ -322,6 +324,25 @@ def score_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
     return problems
 
 
+def dummy_problems(hand: Hand) -> list[tuple[tuple[tuple, ...], str]]:
+    """What the schema cannot say of a hand's dummy (D062): it is the partner of the auction's winner, so
+    the hand needs teams of two and an auction."""
+    if hand.dummy != "partner_of_declarer":
+        return []
+    problems = []
+    if not isinstance(hand.teams, Teams):
+        problems.append(((("dummy",), ("teams",)), "the dummy is the partner of the auction's winner, but the "
+                                                   "hand has no teams: give it partners (teams:)"))
+    elif any(len(team) != 2 for team in hand.teams.partners):
+        problems.append(((("dummy",), ("teams", "partners")), "the dummy is the partner of the auction's winner, "
+                                                              "but a team is not of two: give every team two "
+                                                              "Communities"))
+    if not isinstance(hand.auction, Auction):
+        problems.append(((("dummy",), ("auction",)), "the dummy is the partner of the auction's winner, but the "
+                                                     "hand has no auction: give it one (auction:)"))
+    return problems
+
+
 def team_problems(hand: Hand, players: int | None) -> list[tuple[tuple[tuple, ...], str]]:
     """What the schema cannot say of a hand's teams (D061): a seat in two teams, or (for `players`) a seat
     the game does not have or a Community in no team."""
@@ -379,4 +400,4 @@ def legacy_hand(hand_size: int | None, cards: int | None, direction: str, rounds
 
 
 __all__ = ["ByRound", "Hand", "HAPPY_DAYZ", "SizeExpression", "HandSizeError", "hand_of", "hand_problems",
-           "legacy_hand", "score_of", "score_problems", "Teams", "teams_of", "team_problems", "WINNERS", "FIRST_BID", "MAX_REDEALS", "DEALERS", "LEADER_WORDS", "TRANSFER_TO", "SEEN_BY", "INTO", "EXPRESSION_NAMES"]
+           "legacy_hand", "score_of", "score_problems", "Teams", "teams_of", "team_problems", "dummy_problems", "WINNERS", "FIRST_BID", "MAX_REDEALS", "DEALERS", "LEADER_WORDS", "TRANSFER_TO", "SEEN_BY", "INTO", "EXPRESSION_NAMES"]

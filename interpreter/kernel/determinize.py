@@ -114,8 +114,9 @@ def hidden_cards(setup: GameSetup, observation: Mapping, expeditions: list[list[
 
 def hands_known(setup: GameSetup, observation: Mapping) -> list[list[int]]:
     """The cards the observer knows to lie in each hand, passed into it (a hand whose Transfer goes into
-    the hand: observation's `hands_known`), or the turned-up card taken into one (turn_up); none otherwise."""
-    if setup.hand.into != "hand" and not setup.hand.turn_up:
+    the hand: observation's `hands_known`), the turned-up card taken into one (turn_up), or a dummy hand laid
+    face up (hand.dummy); none otherwise."""
+    if setup.hand.into != "hand" and not setup.hand.turn_up and getattr(setup.hand, "dummy", "none") == "none":
         return []
     return card_ids(observation, "hands_known")
 

@@ -60,16 +60,17 @@ class Decision:
     times slower. It compares by value and never changes once made.
     """
 
-    __slots__ = ("actor", "kind", "prompt", "options")
+    __slots__ = ("actor", "kind", "prompt", "options", "decider")
 
     def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
-        self.actor = actor
+        self.actor = actor  # the Community whose decision it is (whose card is played)
+        self.decider = actor  # the one asked: another for a dummy hand (Game._ask sets it as it makes one)
         self.kind = kind  # dealer, transfer, lead, follow, choose, ask, faction_change, replace_power
         self.prompt = prompt
         self.options = options
 
     def _fields(self) -> tuple:
-        return self.actor, self.kind, self.prompt, self.options
+        return self.actor, self.kind, self.prompt, self.options, self.decider
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Decision and self._fields() == other._fields()
@@ -78,7 +79,9 @@ class Decision:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return "Decision(actor={!r}, kind={!r}, prompt={!r}, options={!r})".format(*self._fields())
+        if self.decider != self.actor:
+            return "Decision(actor={!r}, kind={!r}, prompt={!r}, options={!r}, decider={!r})".format(*self._fields())
+        return "Decision(actor={!r}, kind={!r}, prompt={!r}, options={!r})".format(*self._fields()[:4])
 
     def index_of_label(self, label: str) -> int | None:
         wanted = label.strip().lower()
@@ -95,7 +98,7 @@ Play = tuple[int, int, bool]
 
 # Attributes a copy shares with its original: set once per setup, never changed.
 _SHARED = frozenset({"setup", "cards", "tables", "hand_keys", "transfer_keys", "expedition_keys", "_in_force",
-                     "deal_plan"})
+                     "deal_plan", "dummy_rule", "dummy"})
 
 
 class Game:
@@ -107,7 +110,7 @@ class Game:
                  "tricks_played", "active", "designated", "named_lead", "named_side", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
                  "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
-                 "deal_plan", "dealer", "round_steps")
+                 "deal_plan", "dealer", "round_steps", "dummy_rule", "dummy")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
         """A new game. `record=False` keeps no event log (faster; for playouts nobody reads).
@@ -138,6 +141,8 @@ class Game:
         self.tricks_played = 0
         self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.active = 0
+        self.dummy_rule = getattr(setup.hand, "dummy", "none") == "partner_of_declarer"
+        self.dummy = None  # the seat of the dummy hand laid face up this round (hand.dummy), or None
         self.designated: int | None = None
         self.named_lead: str | None = None
         self.named_side: str | None = None  # the side a power named for the next trick (`next side`)
@@ -350,6 +355,7 @@ class Game:
         game.setup, game.seed, game.rng, game.record = setup, 0, rng, record
         game.n = setup.n
         game.cards = setup.cards
+        game.dummy_rule, game.dummy = getattr(setup.hand, "dummy", "none") == "partner_of_declarer", None
         game.tables = tables = tables_of(setup)
         game.hand_keys, game.transfer_keys, game.expedition_keys = (tables.hand_keys, tables.transfer_keys,
                                                                     tables.expedition_keys)
@@ -470,7 +476,27 @@ class Game:
         raise RuntimeError("the game loop made no progress")  # pragma: no cover - a kernel bug, not a user's
 
     def _ask(self, actor: int, kind: str, prompt: str, options) -> None:
+        if self.dummy_rule:  # a hand with a dummy: its decisions are asked of its controller once it is laid
+            self.decision = decision = Decision(actor, kind, prompt, tuple(options))
+            decision.decider = self._decider(actor)
+            return
         self.decision = Decision(actor, kind, prompt, tuple(options))
+
+    def _decider(self, actor: int) -> int:
+        """Who answers `actor`'s decision: the dummy's partner for the dummy, once it is laid (docs/boxes.md,
+        'The dummy'); it is laid when the round's first card has been played, if the auction has a winner."""
+        if self.dummy is None:
+            trick = self.trick
+            if (trick is not None and trick.plays) or self.tricks_played > 1 or any(self.tricks_won):
+                winner = self.state.get((AUCTION_STATE["winner"], None))
+                if winner is not None:
+                    self.dummy = self.setup.partner_of[winner]
+                    if self.record:
+                        self._event("dummy", seat=self.dummy, controller=winner,
+                                    hand=[self.label(c) for c in self.zone("hand", self.dummy)])
+        if actor == self.dummy:
+            return self.setup.partner_of[actor]
+        return actor
 
     def _event(self, kind: str, **data) -> None:
         # hot paths test self.record themselves, so as not to build the event's data for nothing
@@ -602,7 +628,7 @@ class Game:
         self.round_gain = [0] * self.n
         self.tricks_played = 0
         self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
-        self.designated = self.named_lead = self.named_side = None
+        self.designated = self.named_lead = self.named_side = self.dummy = None
         self.tricks_won = [0] * self.n
         self.round_ends = False
         if self.state:

@@ -34,7 +34,8 @@ def _face_up(game, cards):
 def _hands_known(game, seat: int) -> list[list[int]]:
     """The cards `seat` knows to lie in each other Community's hand: those passed into it at this round's
     Transfer (`into: hand`) that it still holds, if `seat` saw them go (everyone, or their giver); and the
-    card the hand turned up (`turn_up`), which everyone saw taken, while it stays in the hand it went to."""
+    card the hand turned up (`turn_up`), which everyone saw taken, while it stays in the hand it went to; and
+    the whole of a dummy hand once it is laid face up (`hand.dummy`)."""
     everyone = game.setup.hand.seen_by == "everyone"
     known: list[list[int]] = [[] for _ in range(game.n)]
     loc, hand_keys = game.loc, game.hand_keys
@@ -44,6 +45,9 @@ def _hands_known(game, seat: int) -> list[list[int]]:
     turned = game.state.get((TURNED_STATE, None)) if game.setup.hand.turn_up else None
     if turned is not None and loc[turned] in hand_keys and loc[turned] != hand_keys[seat]:
         known[hand_keys.index(loc[turned])].append(turned)
+    dummy = game.dummy
+    if dummy is not None and dummy != seat:  # a dummy hand (hand.dummy) lies face up once laid: all of it
+        known[dummy] = list(game.zones[hand_keys[dummy]])
     return known
 
 
@@ -95,6 +99,7 @@ KEYS: dict[str, Maker] = {
     "active": lambda game, seat: game.active,
     "dealer": lambda game, seat: game.dealer,
     "hands_known": lambda game, seat: [_labels(game, cards) for cards in _hands_known(game, seat)],
+    "dummy": lambda game, seat: game.dummy,
     "turned_up": lambda game, seat: _labels(game, [game.turned_up()])[0] if game.turned_up() is not None else None,
     "trick": _trick,
     "tricks_won": lambda game, seat: list(game.tricks_won),
@@ -217,7 +222,8 @@ def has_known(observation: Mapping) -> bool:
 #: Keys shown only in a game that uses what they tell (a game of Happy DayZ's hand has no dealer).
 OPTIONAL: dict[str, Callable[[Any], bool]] = {"dealer": lambda game: game.setup.hand.dealer != "none",
                                               "hands_known": lambda game: game.setup.hand.into == "hand" or
-                                              bool(game.setup.hand.turn_up),
+                                              bool(game.setup.hand.turn_up) or game.dummy_rule,
+                                              "dummy": lambda game: game.dummy_rule,
                                               "turned_up": lambda game: bool(game.setup.hand.turn_up),
                                               "transfer_sizes": lambda game: game.setup.secret_transfer}
 

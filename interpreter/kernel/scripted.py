@@ -195,9 +195,9 @@ def answer_index(game: Game, given: Any, where: str) -> int:
     for i, option in enumerate(d.options):
         label = _normalise(option.label)
         if label in candidates or label.replace(" on ", " ") in candidates:
-            if actor is not None and actor != d.actor:
+            if actor is not None and actor != d.decider:
                 raise GameRuleError(f"{where}the answer {quote(given)} is for Community {actor}, but this decision "
-                                    f"('{d.prompt}') belongs to Community {d.actor}")
+                                    f"('{d.prompt}') belongs to Community {d.decider}")
             return i
     legal = "; ".join(o.label for o in d.options)
     raise GameRuleError(f"{where}illegal answer {quote(given)} to Community {d.actor}'s decision '{d.prompt}'. "
@@ -215,8 +215,8 @@ def _check_step(game: Game, check: dict, where: str) -> list[str]:
         return [f"{where}: a decision was expected, but the game is over"]
     problems = []
     offered = {_normalise(label): label for label in _option_labels(game)}
-    if "decider" in check and check["decider"] != d.actor:
-        problems.append(f"{where}: Community {check['decider']} should decide, but Community {d.actor} does "
+    if "decider" in check and check["decider"] != d.decider:
+        problems.append(f"{where}: Community {check['decider']} should decide, but Community {d.decider} does "
                         f"('{d.prompt}')")
     if "kind" in check and check["kind"] != d.kind:
         problems.append(f"{where}: a '{check['kind']}' decision was expected, but the game asks a '{d.kind}' "

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from happydayz.base.errors import Diagnostic, GameRuleError, Span, suggest
 from happydayz.data.boxes import MAX_PLAYERS, PLAYER_COUNTS, default_scenario, promo_card, scenario_hand
 from happydayz.data.hand import (ByRound, Hand, HandSizeError, Teams, hand_problems, round_sizes, score_problems,
-                                 team_problems)
+                                 team_problems, dummy_problems)
 from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
@@ -128,7 +128,7 @@ def build_setup(scenario: Scenario, library: Library, options: GameOptions, env:
     hand = scenario_hand(box.hand, house, scenario.hand)
     if hand.transfer_cards is None:
         hand = replace(hand, transfer_cards=ByRound((box.transfer_cards,)))
-    for _, problem in hand_problems(hand) + score_problems(hand) + team_problems(hand, options.players):
+    for _, problem in hand_problems(hand) + score_problems(hand) + team_problems(hand, options.players) + dummy_problems(hand):
         raise setup_error(scenario, problem)
     if hand.auction == "none":
         hand = replace(hand, auction=None)  # (the kernel reads None: no auction)

@@ -173,11 +173,11 @@ class HappyDayzState(pyspiel.State):
         game = self.game
         if game.over:
             return pyspiel.PlayerId.TERMINAL
-        return game.decision.actor
+        return game.decision.decider
 
     def _legal_actions(self, player: int) -> list[int]:
         decision = self.game.decision
-        if decision is None or decision.actor != player:
+        if decision is None or decision.decider != player:
             return []
         return self.space.legal(decision)
 
@@ -185,7 +185,7 @@ class HappyDayzState(pyspiel.State):
         game = self.game
         decision = game.decision
         # the round is public (observe(seat)["round"]): it dates the player's own moves in its information state
-        self.moves.append((decision.actor, game.round_no, int(action)))
+        self.moves.append((decision.decider, game.round_no, int(action)))
         game.apply(self.space.option_index(decision, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -205,7 +205,7 @@ class HappyDayzState(pyspiel.State):
     def __str__(self) -> str:
         game = self.game
         d = game.decision
-        where = "over" if d is None else f"Community {d.actor}: {d.prompt}"
+        where = "over" if d is None else f"Community {d.decider}: {d.prompt}"
         return (f"round {game.round_no}/{game.setup.rounds}; populations {game.population}; {where}; "
                 f"seed {game.seed}; answers {game.answers}")
 

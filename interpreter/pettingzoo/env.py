@@ -84,12 +84,12 @@ class HappyDayzEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.decision.actor]
+        self.agent_selection = self.possible_agents[self.game.decision.decider]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat[agent]
         decision = self.game.decision
-        mine = decision is not None and decision.actor == seat
+        mine = decision is not None and decision.decider == seat
         return {"observation": self.layout.encode(self.game.observe(seat)),
                 "action_mask": self.space.mask(decision) if mine else np.zeros(self.space.size, np.int8)}
 
@@ -112,7 +112,7 @@ class HappyDayzEnv(AECEnv):
                 self.terminations[a] = True
             self.infos = {a: {"result": game.result()} for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[game.decision.actor]
+            self.agent_selection = self.possible_agents[game.decision.decider]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -123,7 +123,7 @@ class HappyDayzEnv(AECEnv):
         game = self.game
         d = game.decision
         text = (f"round {game.round_no}/{game.setup.rounds}, populations {game.population}: " +
-                ("the game is over" if d is None else f"Community {d.actor}: {d.prompt}"))
+                ("the game is over" if d is None else f"Community {d.decider}: {d.prompt}"))
         if self.render_mode == "human":
             print(text)
             return None

@@ -62,7 +62,7 @@ class ScriptedAgent:
 
     def decide(self, observation: dict, decision: Decision) -> int:
         legal = ", ".join(repr(o.label) for o in decision.options)
-        where = f"decision '{decision.prompt}' ({decision.kind}, Community {decision.actor})"
+        where = f"decision '{decision.prompt}' ({decision.kind}, Community {decision.decider})"
         if self.position >= len(self.answers):
             raise GameRuleError(f"no scripted answer left for {where}; legal options: {legal}")
         answer = self.answers[self.position]
@@ -103,8 +103,8 @@ def play_game(game: Game, agents: Sequence[Agent] | Mapping[int, Agent]) -> dict
     views = [(partial(game.observe, seat), seat_view(game, seat)) for seat in range(game.n)]
 
     def ask(d: Decision) -> int:
-        make, part = views[d.actor]
-        return agents[d.actor].decide(Observation(make, part), d)
+        make, part = views[d.decider]
+        return agents[d.decider].decide(Observation(make, part), d)
 
     game.play(ask)
     return game.result()

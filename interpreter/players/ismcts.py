@@ -269,13 +269,13 @@ class ISMCTSAgent:
             """The tree's move, then the policy's answers up to the tree's next decision."""
             if tree_move:
                 return tree_move.pop()
-            if d.kind in tree_kinds and (d.actor == me or opponents):
+            if d.kind in tree_kinds and (d.decider == me or opponents):
                 raise _TreeDecision  # (before any draw: Game.play leaves the decision unanswered)
             return policy(d)
 
         while game.decision is not None and len(game.history) == history:
             d = game.decision
-            if d.kind in tree_kinds and (d.actor == me or opponents):
+            if d.kind in tree_kinds and (d.decider == me or opponents):
                 child, i, expanded = self._tree_step(root, node, d)
                 path.append(child)
                 if expanded:
@@ -318,7 +318,7 @@ class ISMCTSAgent:
                 child.avail += 1
         if untried:
             i = untried[randbelow(self.rng, len(untried))]
-            child = Node(d.actor)
+            child = Node(d.decider)
             child.avail = 1
             edges[keys[i]] = child
             return child, i, True
@@ -344,11 +344,11 @@ class ISMCTSAgent:
         if len(decision.options) == 1:
             return 0
         if self.rollout == "greedy":
-            bot = self._policy_bots.get(decision.actor)
+            bot = self._policy_bots.get(decision.decider)
             if bot is None:
-                bot = GreedyAgent(self.rng.getrandbits(32), samples=1).bind(self.setup, decision.actor)
-                self._policy_bots[decision.actor] = bot
-            return bot.decide(game.observe(decision.actor), decision)
+                bot = GreedyAgent(self.rng.getrandbits(32), samples=1).bind(self.setup, decision.decider)
+                self._policy_bots[decision.decider] = bot
+            return bot.decide(game.observe(decision.decider), decision)
         if self.rollout == "light":
             if self._playout is None:
                 self._playout = PlayoutPolicy(self.setup, self.rng)

@@ -194,8 +194,8 @@ class TableSession:
             if decision is None:
                 raise SaveProblem(Diagnostic(_key_span(file, "answers"), f"answers: the game is over after {number} "
                                              f"answers, but there are {len(answers)}", S_REPLAY))
-            if decision.actor not in self.people and 0 <= answer < len(decision.options):
-                self.bots[decision.actor].decide(game.observe(decision.actor), decision)
+            if decision.decider not in self.people and 0 <= answer < len(decision.options):
+                self.bots[decision.decider].decide(game.observe(decision.decider), decision)
             try:
                 self._apply(answer)
             except HappyError as exc:
@@ -210,10 +210,10 @@ class TableSession:
     @property
     def my_turn(self) -> bool:
         decision = self.game.decision
-        return decision is not None and decision.actor == self.seat
+        return decision is not None and decision.decider == self.seat
 
     def _apply(self, index: int) -> list[Line]:
-        actor = self.game.decision.actor
+        actor = self.game.decision.decider
         self.game.apply(index)
         self.actors.append(actor)
         self.memory.update(self.game.observe(self.seat))
@@ -228,7 +228,7 @@ class TableSession:
         Raises UsageError when it is not that person's turn or the index is not an option.
         """
         decision = self.game.decision
-        if decision is None or decision.actor != (self.seat if seat is None else seat) or decision.actor not in self.people:
+        if decision is None or decision.decider != (self.seat if seat is None else seat) or decision.decider not in self.people:
             raise UsageError("it is not your turn to answer")
         if type(index) is not int or not 0 <= index < len(decision.options):
             raise UsageError(f"there is no option {index!r}: choose 0 to {len(decision.options) - 1}")
@@ -239,7 +239,7 @@ class TableSession:
     def bots_to_play(self) -> bool:
         """Whether a bot must answer before a person can (run_bots was stopped, or has not run yet)."""
         decision = self.game.decision
-        return decision is not None and decision.actor not in self.people
+        return decision is not None and decision.decider not in self.people
 
     def run_bots(self, stop: Callable[[], None] | None = None) -> list[Line]:
         """Let the bots answer until a person must decide or the game is over.
@@ -249,10 +249,10 @@ class TableSession:
         """
         lines: list[Line] = []
         game = self.game
-        while (decision := game.decision) is not None and decision.actor not in self.people:
+        while (decision := game.decision) is not None and decision.decider not in self.people:
             if stop is not None:
                 stop()
-            lines += self._apply(self.bots[decision.actor].decide(game.observe(decision.actor), decision))
+            lines += self._apply(self.bots[decision.decider].decide(game.observe(decision.decider), decision))
         return lines
 
     # ------------------------------------------------------------ saving
@@ -328,7 +328,7 @@ class TableSession:
         power), the options in showing order."""
         game = self.game
         decision = game.decision
-        if decision is None or decision.actor != (self.seat if seat is None else seat):
+        if decision is None or decision.decider != (self.seat if seat is None else seat):
             return None
         options = []
         for index in sorted_options(game, decision):
@@ -403,9 +403,9 @@ class TableSession:
             "scenario": {"id": game.setup.scenario.id, "title": game.setup.scenario.title, "ref": self.scenario_ref},
             "seat": viewer, "spectator": not seated, "people": sorted(self.people),
             "players": n, "seed": game.seed, "bots": list(self.bot_names),
-            "waiting_for": None if decision is None or decision.actor == viewer else {
-                "seat": decision.actor, "label": game.seat_label(decision.actor), "kind": decision.kind,
-                "bot": None if decision.actor in self.people else self.bot_names[decision.actor]},
+            "waiting_for": None if decision is None or decision.decider == viewer else {
+                "seat": decision.decider, "label": game.seat_label(decision.decider), "kind": decision.kind,
+                "bot": None if decision.decider in self.people else self.bot_names[decision.decider]},
             "styles": self.styles(),
             "round": obs["round"], "rounds": obs["rounds"], "over": self.over,
             "winners": list(game.winners) if game.over else None,

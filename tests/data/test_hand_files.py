@@ -50,7 +50,7 @@ def _hand_keys() -> list[str]:
 def test_the_schema_has_the_hand_keys_the_docs_describe():
     assert _hand_keys() == ["dealer", "first_dealer", "hand_size", "first_leader", "transfer.cards", "transfer.to",
                             "transfer.seen_by", "transfer.into", "turn_up", "auction", "score.floor", "score.target",
-                            "score.winner", "teams"]
+                            "score.winner", "dummy", "teams"]
 
 
 def test_every_key_of_the_hand_is_a_row_of_the_defaults_table_in_rules_md():
