@@ -19,11 +19,20 @@ from importlib import resources
 from pathlib import Path
 
 from happydayz.authoring.documents import keywords
+from happydayz.language.checker import BUILTINS, FUNCTIONS
 
 _CODE = re.compile(r"`([^`]*)`")
 _WORDS = re.compile(r"[a-z]+")
-#: Built-in names (not keywords of the grammar) that a hover explains too: the hand's teams.
-NAMES = frozenset({"partner", "team"})
+#: A name as written, underscores included (`turned_up`, `bid_of`): a built-in name is looked up whole.
+_NAMES = re.compile(r"[a-z][a-z_]*[a-z]")
+#: Built-in names and functions (not keywords of the grammar) that a hover explains too: every name the
+#: checker gives a value to, the hand's auction and teams included.
+NAMES = frozenset(BUILTINS) | frozenset(FUNCTIONS) | frozenset({"partner", "team"})
+
+
+def _words(code: str) -> set[str]:
+    """The words of a piece of code: its keywords (split at `_`) and its underscored names whole."""
+    return set(_WORDS.findall(code)) | {w for w in _NAMES.findall(code) if "_" in w}
 
 
 def entries(markdown: str, words: frozenset[str] | None = None) -> dict[str, str]:
@@ -49,14 +58,14 @@ def entries(markdown: str, words: frozenset[str] | None = None) -> dict[str, str
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if not cells or set(cells[0]) <= set("-: ") or len(cells) < 2:
                 continue
-            named = {w for code in _CODE.findall(cells[0]) for w in _WORDS.findall(code)} & words
+            named = {w for code in _CODE.findall(cells[0]) for w in _words(code)} & words
             entry = f"**{section}** — `{'`, `'.join(_CODE.findall(cells[0]))}`: " + " — ".join(cells[1:])
             for word in named:
                 rows.setdefault(word, []).append(entry)
-            for word in {w for cell in cells[1:] for code in _CODE.findall(cell) for w in _WORDS.findall(code)} & words:
+            for word in {w for cell in cells[1:] for code in _CODE.findall(cell) for w in _words(code)} & words:
                 prose.setdefault(word, []).append(entry)
         elif line.strip():
-            named = {w for code in _CODE.findall(line) for w in _WORDS.findall(code)} & words
+            named = {w for code in _CODE.findall(line) for w in _words(code)} & words
             for word in named:
                 prose.setdefault(word, []).append(f"**{section}** — {line.strip().lstrip('-* ')}")
     out = {}

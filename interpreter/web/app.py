@@ -242,7 +242,7 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
     from starlette.concurrency import run_in_threadpool  # optional dependency: Starlette (happydayz[web])
     from starlette.exceptions import HTTPException  # optional dependency: Starlette (happydayz[web])
     from starlette.middleware import Middleware  # optional dependency: Starlette (happydayz[web])
-    from starlette.responses import FileResponse, JSONResponse  # optional dependency: Starlette (happydayz[web])
+    from starlette.responses import FileResponse, HTMLResponse, JSONResponse  # optional dependency: Starlette (happydayz[web])
     from starlette.routing import Mount, Route  # optional dependency: Starlette (happydayz[web])
     from starlette.staticfiles import StaticFiles  # optional dependency: Starlette (happydayz[web])
 
@@ -317,8 +317,12 @@ def create_app(mods_folder: str | Path, env: Environment | None = None, hosts: H
     async def index(request):  # the set-up page, and the table of a game (the page reads its address)
         return FileResponse(STATIC / "play.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
 
+    # the playground's player counts: 2 to MAX_PLAYERS, the one limit of a table (no copy in the page)
+    playground_html = (STATIC / "playground.html").read_text(encoding="utf-8").replace(
+        "<!--player-counts-->", "".join(f"<option>{n}</option>" for n in range(2, MAX_PLAYERS + 1)))
+
     async def playground_page(request):
-        return FileResponse(STATIC / "playground.html", media_type="text/html")
+        return HTMLResponse(playground_html)
 
     # --- lists
     def counts(scenario) -> list[int]:

@@ -268,3 +268,38 @@ def test_the_auctions_winner_may_be_asked_a_yes_no_question_after_the_auction(tm
         "ask", 1, ["yes", "no"])
     game.apply(0)
     assert (game.decision.kind, game.decision.actor) == ("lead", 2)
+
+
+def test_the_generated_loop_keeps_no_copy_of_who_leads_or_wins(monkeypatch):
+    """Issue 26, item 1: both loops read the kernel's one rule of who leads a trick and who wins it. With that rule
+    replaced (the last card played wins; the lead passes one seat on), both loops still play the same games, and
+    those differ from the games of the rule as it stands (the negative control)."""
+    setup = _setup("hand_rotating")
+    as_it_stands = [_random_game(setup, seed, True, monkeypatch).log for seed in range(4)]
+    original_leader = Game._trick_leader
+
+    def next_seat_leads(self):
+        leader = (original_leader(self) + 1) % self.n
+        while not (self.zones[self.hand_keys[leader]] or self.zones[self.transfer_keys[leader]]):
+            leader = (leader + 1) % self.n
+        return leader
+
+    monkeypatch.setattr(Game, "_winning_play", lambda self: self.trick.plays[-1])
+    monkeypatch.setattr(Game, "_trick_leader", next_seat_leads)
+    games = _both_loops(setup, 4, monkeypatch)
+    assert fastpath.loop_for(games[-1]) is not None  # the generated loop did play them
+    assert [g.log for g in games] != as_it_stands
+    checked = 0
+    for game in games:  # the last card played took every trick, and the seat after its taker led the next one
+        last_play, last_win = None, None
+        for event in game.log:
+            if event["event"] == "play":
+                last_play = event["seat"]
+            elif event["event"] == "win":
+                assert event["seat"] == last_play
+                last_win, checked = event, checked + 1
+            elif event["event"] == "encounter" and last_win is not None and last_win["round"] == event["round"]:
+                assert event["leader"] == (last_win["seat"] + 1) % game.n
+            elif event["event"] == "deal":
+                last_win = None
+    assert checked > 4

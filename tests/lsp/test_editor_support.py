@@ -139,3 +139,33 @@ def test_completion_offers_the_auctions_names_where_a_value_goes(env, tmp_path):
     text = "power E {\n  added\n  rule bids only when offered_faction == faction of "
     items = [c.label for c in documents.completions(text, path, 3, len(text.splitlines()[-1]) + 1, env)]
     assert {"turned_up", "auction_stage", "winning_faction", "dealer"} <= set(items)
+
+
+def _builtin_rows() -> dict[str, str]:
+    """Every built-in name and function of docs/language.md's tables (first cell, in code) -> that row's meaning."""
+    from happydayz.language.checker import BUILTINS, FUNCTIONS
+    names = set(BUILTINS) | set(FUNCTIONS)
+    rows: dict[str, str] = {}
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8").split("## Every power of both boxes")[0]
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) < 2:
+            continue
+        for code in re.findall(r"`([^`]*)`", cells[0]):
+            name = re.match(r"[a-z_]+", code)
+            if name and name.group(0) == code.split("(")[0] and name.group(0) in names:
+                rows.setdefault(name.group(0), cells[-1])
+    return rows
+
+
+def test_every_builtin_name_of_the_reference_has_its_row_in_the_hover_reference():
+    from happydayz.language.checker import BUILTINS, FUNCTIONS
+    from happydayz.lsp.reference import reference
+    rows = _builtin_rows()
+    # every name the checker knows is a row of docs/language.md, underscored ones included
+    assert set(BUILTINS) | set(FUNCTIONS) <= set(rows)
+    for name in ("turned_up", "auction_stage", "auction_winner", "winning_bid", "bid_of", "offered_faction",
+                 "bids_so_far", "winning_faction", "dealer"):
+        assert name in rows
+    missing = [name for name, meaning in rows.items() if meaning not in reference().get(name, "")]
+    assert missing == []

@@ -280,3 +280,25 @@ async def test_thirty_quick_edits_are_analysed_once_as_the_latest_version(client
     await asyncio.sleep(1.5)  # anything stale would have come by now
     assert published == [1, 31]
     assert [d.severity for d in client.diagnostics[path.as_uri()]] == [types.DiagnosticSeverity.Error]
+
+
+@pytest.mark.asyncio
+async def test_hover_on_every_builtin_name_shows_its_docs(client: LanguageClient, tmp_path):
+    """The hover on each built-in name and function (`turned_up`, `auction_stage`, `bid_of`, ...) shows the text of
+    its row of docs/language.md."""
+    from test_editor_support import _builtin_rows
+    rows = _builtin_rows()
+    names = sorted(rows)
+    assert {"turned_up", "auction_stage", "auction_winner", "winning_bid", "bid_of"} <= set(names)
+    path = tmp_path / "names.power"
+    text = "power T {\n  added\n  at end of round {\n" + "".join(f"    gain {n}\n" for n in names) + "  }\n}\n"
+    await _open(client, path, text)
+    wrong = []
+    for i, name in enumerate(names):
+        result = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=types.Position(line=3 + i, character=len("    gain ") + 1)))
+        value = None if result is None else result.contents.value
+        if value is None or f"**{name}**" not in value or rows[name] not in value:
+            wrong.append((name, value and value[:80]))
+    assert wrong == []

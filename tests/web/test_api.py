@@ -28,6 +28,12 @@ def test_the_pages_are_served_and_need_nothing_from_elsewhere(http):
         page = http.get(path)
         assert page.status_code == 200 and "<html" in page.text.lower()
         assert "http://" not in page.text and "https://" not in page.text  # no CDN, no web font
+    # the playground offers every player count the table seats: 2 to MAX_PLAYERS, read from the one constant
+    from happydayz.data.boxes import MAX_PLAYERS
+    counts = http.get("/playground").text.split('id="sim-players">')[1].split("</select>")[0]
+    assert counts == "<option value=\"\">scenario's</option>" + "".join(f"<option>{n}</option>"
+                                                                   for n in range(2, MAX_PLAYERS + 1))
+    assert MAX_PLAYERS == 7 and "<option>7</option>" in counts
     for asset in ("style.css", "common.js", "play.js", "playground.js"):
         text = http.get(f"/static/{asset}").text
         assert "http://" not in text and "https://" not in text
