@@ -991,18 +991,21 @@ class Game:
     def _counted_as(self, seat: int, cards) -> dict:
         """card -> (the Faction, the value) each of `cards`, held or played by `seat`, counts as for following and
         winning: the first game-wide `rule counts as F ranked V when C` whose C holds, else its own."""
-        trick, tables = self.trick, self.tables
-        so_far = tuple(c for _, c, _ in trick.plays)
+        tables = self.tables
         out = {}
         for card in cards:
-            out[card] = (tables.faction[card], tables.value[card])
-            ctx = vm.Ctx(self, seat, {}, trick=so_far, led=trick.led, leader=trick.leader, card=card, void=False,
-                         side=trick.side)
-            for condition, faction, rank in self.setup.game_counts_as:
-                if condition(ctx):
-                    out[card] = (faction(ctx), rank(ctx))
-                    break
+            out[card] = self._ruled_as(seat, card) or (tables.faction[card], tables.value[card])
         return out
+
+    def _ruled_as(self, seat: int, card: int) -> tuple | None:
+        """(Faction, value) of the first game-wide `rule counts as` that holds for `card`, or None."""
+        trick = self.trick
+        ctx = vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led, leader=trick.leader,
+                     card=card, void=False, side=trick.side)
+        for condition, faction, rank in self.setup.game_counts_as:
+            if condition(ctx):
+                return faction(ctx), rank(ctx)
+        return None
 
     def _faction_as(self, seat: int, card: int) -> str:
         """The Faction `card` counts as for following (its own but where a game-wide `rule counts as` says)."""
@@ -1182,7 +1185,9 @@ class Game:
         counted = {}  # card -> (Faction, value) it counts as (game-wide `rule counts as`); {} in most games
         if self.setup.game_counts_as:
             for seat, card, _ in trick.plays:
-                counted.update(self._counted_as(seat, (card,)))
+                ruled = self._ruled_as(seat, card)
+                if ruled is not None:  # (else its own, or the Faction led for a wild card)
+                    counted[card] = ruled
 
         def ctx(seat: int, card: int) -> vm.Ctx:
             # void: the seat played off the Faction led because it held none (what it showed everyone)
@@ -1208,7 +1213,7 @@ class Game:
             if rules.wins is not None and holds(seat, card, rules.wins):
                 return play
             contenders.append(play)
-        values = {card: v for card, (_, v) in counted.items()} if counted else None
+        values = {**dict(enumerate(tables.value)), **{card: v for card, (_, v) in counted.items()}} if counted else None
         best = self._trumping_play(contenders, counts_as, values)
         if best is not None:
             for play in contenders:  # each card once, in play order: a cycle of `beats` cannot loop
