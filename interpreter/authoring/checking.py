@@ -179,16 +179,22 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
     return problems
 
 
+# A Faction's own rules that decide how its cards follow and win: a game-wide `rule counts as` overlaps them (W014).
+COUNTED_OVER = ("trumps", "wild", "always_playable", "wins", "never_wins", "beats", "must_be_played")
+
+
 def _precedence_warnings(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
     """W013 at each Faction's `rule trumps` when an added power of the scenario has a game-wide one: both can
     apply to one card (the Faction's is tested first; the card trumps if either holds)."""
     added = extended.all_added_powers()
-    game_wide = []
+    game_wide, counting = [], []
     for name in scenario.added:
         tree = _tree(added[name].power_file, trees) if name in added else None
         if tree is not None and any(r.kind == "trumps" for r in tree.rules):
             game_wide.append(tree.name)
-    if not game_wide:
+        if tree is not None and any(r.kind == "counts_as" for r in tree.rules):
+            counting.append(tree.name)
+    if not game_wide and not counting:
         return []
     problems = []
     factions = extended.all_factions()
@@ -198,7 +204,17 @@ def _precedence_warnings(scenario, extended: Library, trees: dict) -> list[Diagn
             continue
         rules = [r for v in tree.variants if v.kind == choice.variant for r in v.rules] or list(tree.rules)
         for rule in rules:
-            if rule.kind == "trumps":
+            if counting and rule.kind in COUNTED_OVER:
+                problems.append(Diagnostic(rule.span, f"a card of {choice.faction} may count as another Faction by "
+                                           f"the game-wide 'rule counts as' of {', '.join(counting)}: this rule still "
+                                           "applies to it as a card of " + choice.faction
+                                           + (", but the game-wide rule is tested first and decides the Faction it "
+                                              "counts as" if rule.kind == "wild" else
+                                              ", tested only when the Faction it counts as is not the Faction led"
+                                              if rule.kind == "trumps" else ""), "W014", severity="warning",
+                                           hint="name the Faction's own cards out of the game-wide rule's condition "
+                                                "if they should keep their Faction"))
+            if rule.kind == "trumps" and game_wide:
                 problems.append(Diagnostic(rule.span, f"this rule and the game-wide 'rule trumps' of "
                                            f"{', '.join(game_wide)} can both apply to a card of {choice.faction}: "
                                            "this one is tested first, then the game-wide one, and the card trumps "

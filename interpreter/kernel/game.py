@@ -997,7 +997,12 @@ class Game:
         led = self.trick.led
         if self._in_force.restricted:
             held = self._restrict(seat, held, led)
-        if led is not None:
+        if led is not None and self.setup.game_counts_as:  # a card may count as another Faction (rule counts as)
+            counted, always = self._counted_as(seat, held), self._in_force.always_playable
+            legal = [c for c in held if counted[c][0] == led or self.tables.faction[c] in always]
+            if len(legal) != len(held) and any(counted[c][0] == led for c in legal):
+                held = legal
+        elif led is not None:
             # The cards of the Faction led and those that may always be played (filter keeps
             # the hand's order without a Python-level loop); all of them if it holds none of
             # the Faction led.
@@ -1008,6 +1013,31 @@ class Game:
                     legal = self._also_playable(seat, held, legal, led)
                 held = legal
         return pick(options, held)
+
+    def _counted_as(self, seat: int, cards) -> dict:
+        """card -> (the Faction, the value) each of `cards`, held or played by `seat`, counts as for following and
+        winning: the first game-wide `rule counts as F ranked V when C` whose C holds, else its own."""
+        tables = self.tables
+        out = {}
+        for card in cards:
+            out[card] = self._ruled_as(seat, card) or (tables.faction[card], tables.value[card])
+        return out
+
+    def _ruled_as(self, seat: int, card: int) -> tuple | None:
+        """(Faction, value) of the first game-wide `rule counts as` that holds for `card`, or None."""
+        trick = self.trick
+        ctx = vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led, leader=trick.leader,
+                     card=card, void=False, side=trick.side)
+        for condition, faction, rank in self.setup.game_counts_as:
+            if condition(ctx):
+                return faction(ctx), rank(ctx)
+        return None
+
+    def _faction_as(self, seat: int, card: int) -> str:
+        """The Faction `card` counts as for following (its own but where a game-wide `rule counts as` says)."""
+        if not self.setup.game_counts_as:
+            return self.tables.faction[card]
+        return self._counted_as(seat, (card,))[card][0]
 
     def _also_playable(self, seat: int, held: list[int], legal: list[int], led: str) -> list[int]:
         """`legal` and the cards of `held` whose `rule always playable when C` holds now, in the hand's order."""
@@ -1030,7 +1060,7 @@ class Game:
         restricted, faction = self._in_force.restricted, self.tables.faction
         trick = self.trick
         so_far = tuple(card for _, card, _ in trick.plays)
-        void = led is not None and not any(faction[c] == led for c in held)
+        void = led is not None and not any(self._faction_as(seat, c) == led for c in held)
 
         def holds(card: int, rule: str) -> bool:
             """The card's rule `rule` (a condition, or a yes/no) holds for it; False for a card without it."""
@@ -1062,7 +1092,7 @@ class Game:
         """Whether `card`, played now by `seat`, would trump the trick (its `rule trumps when` holds)."""
         trick = self.trick
         condition = self.rules_of(card).trumps
-        if condition is None or self.tables.faction[card] == trick.led:
+        if condition is None or self._faction_as(seat, card) == trick.led:
             return False
         return bool(condition(vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=trick.led,
                                      leader=trick.leader, card=card, void=void, side=trick.side)))
@@ -1110,25 +1140,30 @@ class Game:
         seat = d.actor
         trick = self.trick
         faction = self.tables.faction[card]
+        counted = self.setup.game_counts_as
+        follows = self._faction_as(seat, card) if counted else faction  # (before the card leaves the hand)
         self._move(card, "table")
         led = trick.led
         trump = False
-        if faction != led:  # a lead, or a card off the Faction led: what its rules say matters
+        if follows != led:  # a lead, or a card off the Faction led: what its rules say matters
             rules = self._in_force.rules[card] or self.rules_of(card)
             if led is None:
                 if not rules.never_leads and (rules.never_leads_when is None or not self._holds_at_play(
                         rules.never_leads_when, seat, card, False)):
-                    trick.led = faction
+                    trick.led = follows
                     trick.prompt = None
             else:
                 if faction not in self._in_force.always_playable:
                     if faction not in self._in_force.sometimes_playable or not any(
-                            self.tables.faction[c] == led for c in self.held(seat)):
+                            self._faction_as(seat, c) == led for c in self.held(seat)):
                         self.voids[seat].add(led)  # the rules made it follow if it could
                 if rules.trumps is not None:
                     # the card is not of the Faction led, so the seat was void before playing it iff it is now
-                    tf = self.tables.faction
-                    void = not any(tf[c] == led for c in self.held(seat))
+                    if counted:
+                        void = not any(self._faction_as(seat, c) == led for c in self.held(seat))
+                    else:
+                        tf = self.tables.faction
+                        void = not any(tf[c] == led for c in self.held(seat))
                     ctx = vm.Ctx(self, seat, {}, trick=tuple(c for _, c, _ in trick.plays), led=led,
                                  leader=trick.leader, card=card, void=void, side=trick.side)
                     trump = bool(rules.trumps(ctx))
@@ -1173,6 +1208,12 @@ class Game:
         trick, tables = self.trick, self.tables
         led, declared = trick.led, trick.declared or {}
         cards = tuple(card for _, card, _ in trick.plays)
+        counted = {}  # card -> (Faction, value) it counts as (game-wide `rule counts as`); {} in most games
+        if self.setup.game_counts_as:
+            for seat, card, _ in trick.plays:
+                ruled = self._ruled_as(seat, card)
+                if ruled is not None:  # (else its own, or the Faction led for a wild card)
+                    counted[card] = ruled
 
         def ctx(seat: int, card: int) -> vm.Ctx:
             # void: the seat played off the Faction led because it held none (what it showed everyone)
@@ -1185,6 +1226,8 @@ class Game:
         def counts_as(card: int) -> str:
             if card in declared:
                 return declared[card]
+            if card in counted:
+                return counted[card][0]
             return led if led is not None and self.rules_of(card).wild else tables.faction[card]
 
         contenders = []
@@ -1196,7 +1239,8 @@ class Game:
             if rules.wins is not None and holds(seat, card, rules.wins):
                 return play
             contenders.append(play)
-        best = self._trumping_play(contenders, counts_as)
+        values = {**dict(enumerate(tables.value)), **{card: v for card, (_, v) in counted.items()}} if counted else None
+        best = self._trumping_play(contenders, counts_as, values)
         if best is not None:
             for play in contenders:  # each card once, in play order: a cycle of `beats` cannot loop
                 seat, card, _ = play
@@ -1226,14 +1270,15 @@ class Game:
                 best, best_value = play, v
         return best
 
-    def _trumping_play(self, plays: list[Play] | None = None, counts_as: Callable | None = None) -> Play | None:
+    def _trumping_play(self, plays: list[Play] | None = None, counts_as: Callable | None = None,
+                       values: dict | None = None) -> Play | None:
         """The trumping play with the best value, else the best play of the Faction led.
 
         Among `plays` (default: the trick's), each card of the Faction `counts_as(card)` says
         (default: its own; see _ruled_winning_play).
         """
         trick = self.trick
-        value = self.tables.value
+        value = self.tables.value if values is None else values  # (values: each card's ranked value)
         faction_of = counts_as or self.tables.faction.__getitem__
         led = trick.led
         high = trick.side == "+"
@@ -1257,6 +1302,8 @@ class Game:
         resolution takes, and what a table shows while the trick is played."""
         trick = self.trick
         ruled = self._in_force.ruled
+        if self.setup.game_counts_as:
+            return self._ruled_winning_play()
         if (ruled or trick.declared) and (trick.declared or any(self.tables.faction[c] in ruled for _, c, _ in trick.plays)):
             return self._ruled_winning_play()
         return self._winning_play()

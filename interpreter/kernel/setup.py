@@ -84,6 +84,8 @@ class GameSetup:
     kernel_tables: Any = field(default=None, init=False, repr=False)  # the CardTables, built on first use (tables_of)
     # the added powers' game-wide `rule trumps` (over every card), in the scenario's order; () in most games
     game_trumps: tuple = ()
+    # the added powers' game-wide `rule counts as F ranked V when C`: (C, F, V) each, in order; () in most games
+    game_counts_as: tuple = ()
     with_game_rules: dict = field(default_factory=dict, repr=False)  # id(a Faction's rules) -> them with game_trumps
 
     @property
@@ -338,6 +340,7 @@ def _index_programs(setup: GameSetup) -> None:
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
     fixed = [setup.added_power[name] for name in setup.scenario.added if name in setup.added_power]
     setup.game_trumps = tuple(p.variant("fixed").trumps for p in fixed if p.fixed and p.variant("fixed").trumps)
+    setup.game_counts_as = tuple(rule for p in fixed if p.fixed for rule in p.variant("fixed").counts_as)
     if not setup.hand.turn_up:  # (`happydayz check` says it at the scenario's place: D046)
         playing = [setup.faction_power.get(c.faction) for c in setup.scenario.factions]
         playing += [setup.added_power.get(name) for name in setup.scenario.added]

@@ -20,7 +20,7 @@ HOOK_TIMINGS = ("win", "play", "lead", "trick", "after_trick", "start_of_round",
                 "end_of_game")
 RULE_KINDS = ("always_playable", "never_leads", "trumps", "blocks_led_power", "face_up", "carried_over", "wins",
               "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played", "bids_only_when",
-              "must_beat", "must_trump")
+              "must_beat", "must_trump", "counts_as")
 # The yes/no rules that may take a condition (`rule always playable when C`): compiled as KIND_when.
 CONDITIONAL_FLAGS = ("always_playable", "never_leads")
 
@@ -340,6 +340,8 @@ class Hook(Node):
 class Rule(Node):
     kind: str  # one of RULE_KINDS
     condition: Node | None = None
+    counts_as: Node | None = None  # `rule counts as FACTION ranked VALUE when C`: the Faction
+    ranked: Node | None = None  # ... and the value
 
 
 @dataclass(frozen=True)

@@ -1448,6 +1448,11 @@ class Renderer(Visitor):
                     "it has no other card it may play)")
         if r.kind == "must_be_played":
             return f"{a_one} must be played when {condition}: a Community holding such a card plays one of them"
+        if r.kind == "counts_as":
+            return (f"{a_one} for which {self.cond(r.condition, card)} counts as a card of "
+                    f"{self.faction(r.counts_as, card)} with the value {self.num(r.ranked, card)}, for following, "
+                    "leading and winning a trick (its own Faction's power still acts on it, and it scores as its "
+                    "own Faction); if several such rules hold, the first one written decides")
         if r.kind == "bids_only_when":
             return (f"in the auction, a Community may bid only if {self.cond(r.condition, ctx)} (if no bid it could "
                     "make fits, this does not apply)")

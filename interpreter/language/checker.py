@@ -83,7 +83,7 @@ MAX_NUMBERS = 50  # the most Numbers `numbers(a, b)` offers (a choice is a decis
 CARD_HOOKS = ("win", "play", "lead", "trick")
 RULE_CONDITIONS = ("trumps", "wins", "never_wins", "leads_only_when", "must_be_played", "bids_only_when")
 GAME_RULES = ("bids_only_when",)  # rules of any power (the others act on a Faction's cards)
-ADDED_RULES = ("trumps",)  # rules an added power carries over every card of the game (game-wide rules)
+ADDED_RULES = ("trumps", "counts_as")  # rules an added power carries over every card of the game (game-wide rules)
 
 
 #: What a mark may hold besides a Yes/No (`mark trump: Faction`); a counter holds a Number.
@@ -257,7 +257,7 @@ class Checker(Visitor):
             self.block(hook.body, self.root_scope())
         kinds: set[str] = set()
         for rule in rules:
-            if rule.kind in kinds:
+            if rule.kind in kinds and rule.kind != "counts_as":  # (counts as: each rule a case, the first holds)
                 self.sink.error(rule.span, "this rule is written twice here", "C026")
             kinds.add(rule.kind)
             if self.binding != "faction" and rule.kind not in GAME_RULES and not (
@@ -265,11 +265,17 @@ class Checker(Visitor):
                 self.sink.error(rule.span, "rules belong to a Faction's power: they act on that Faction's cards"
                                 + (" (an added power carries 'rule trumps when' over every card)"
                                    if self.binding == "added" else ""), "C027")
+            if rule.kind == "counts_as" and self.binding != "added":
+                self.sink.error(rule.span, "'rule counts as' is a game-wide rule: it belongs to an added power (it "
+                                "acts on every card of the game)", "C072")
             if rule.kind == "must_trump" and not any(r.kind == "trumps" for r in rules):
                 self.sink.error(rule.span, "'rule must trump' forces a card that would trump: write when it trumps "
                                 "('rule trumps when ...') in the same place", "C080", hint="rule trumps when void")
             if rule.condition is not None:
                 self.context = AUCTION if rule.kind in GAME_RULES else RULE
+                if rule.counts_as is not None:
+                    self.expect(rule.counts_as, self.root_scope(), FACTION, "the Faction a card counts as")
+                    self.expect(rule.ranked, self.root_scope(), INT, "the value it is ranked")
                 if rule.kind == "beats":
                     t = self.expr(rule.condition, self.root_scope())
                     if t is not None and as_set(t) != FACTIONS:

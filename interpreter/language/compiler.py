@@ -86,6 +86,9 @@ class VariantProgram:
     blocks_led_power: bool = False
     trumps: Fn | None = None
     trumps_source: ast.Node | None = None  # for the IR export
+    # the game-wide `rule counts as F ranked V when C` of an added power: (C, F, V) each, in the file's order
+    counts_as: list = field(default_factory=list)
+    counts_as_source: list = field(default_factory=list)  # their ast.Rule, for the IR export
     # The rules that read the whole trick (see docs/language.md, "Trick rules"); a condition is a closure
     # of a vm.Ctx, or _ALWAYS when the rule has none.
     wins: Fn | None = None
@@ -213,7 +216,10 @@ class Compiler(Visitor):
         vp.names_side = any(isinstance(n, ast.NextSide) for hook in hooks for n in ast.walk(hook.body))
         for rule in rules:
             self.in_rule = True  # (`encounter` reads the trick's turned-up card: see expr_NameRef)
-            if rule.kind == "trumps":
+            if rule.kind == "counts_as":  # (game-wide: an added power's, in order; the first that holds decides)
+                vp.counts_as.append((self.expr(rule.condition), self.expr(rule.counts_as), self.expr(rule.ranked)))
+                vp.counts_as_source.append(rule)
+            elif rule.kind == "trumps":
                 vp.trumps = self.expr(rule.condition)
                 vp.trumps_source = rule.condition
             elif rule.kind == "beats":

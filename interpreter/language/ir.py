@@ -62,6 +62,9 @@ def _variant(export: _Export, v) -> dict:
             rules[kind] = export.visit(v.sources[kind])
         elif getattr(v, kind):
             rules[kind] = True
+    if v.counts_as_source:  # (only where used: the IR of every other power is unchanged)
+        rules["counts_as"] = [{"faction": export.visit(r.counts_as), "ranked": export.visit(r.ranked),
+                               "when": export.visit(r.condition)} for r in v.counts_as_source]
     hooks = {HOOK_KEYS[name]: _program(export, v.hooks.get(name)) for name in ALWAYS_EXPORTED_HOOKS}
     hooks.update((HOOK_KEYS[name], _program(export, program)) for name, program in v.hooks.items()
                  if name not in ALWAYS_EXPORTED_HOOKS)

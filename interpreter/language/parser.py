@@ -233,6 +233,9 @@ class _ToAst(Transformer):
     def rule_trumps(self, meta, children):
         return ast.Rule(self._span(meta), "trumps", children[0])
 
+    def rule_counts_as(self, meta, children):
+        return ast.Rule(self._span(meta), "counts_as", children[2], children[0], children[1])
+
     def rule_blocks_led_power(self, meta, children):
         return ast.Rule(self._span(meta), "blocks_led_power")
 

@@ -37,7 +37,7 @@ def test_the_schema_is_a_json_schema():
 def test_every_hook_the_compiler_names_has_its_key():
     assert set(HOOK_KEYS) == set(HOOK_NAMES.values())
     assert set(HOOK_KEYS.values()) == set(schema()["$defs"]["variant"]["properties"]["hooks"]["properties"])
-    assert set(RULE_FLAGS + TRICK_RULES + ("trumps_when",)) == set(
+    assert set(RULE_FLAGS + TRICK_RULES + ("trumps_when", "counts_as")) == set(
         schema()["$defs"]["variant"]["properties"]["rules"]["properties"])
 
 

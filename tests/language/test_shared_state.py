@@ -131,3 +131,30 @@ def test_a_game_whose_uses_line_names_nothing_declared_is_refused_at_set_up(tmp_
     assert not result.passed and result.error is not None and result.error.code == "G001"
     text = result.error.message
     assert "'uses mark trump: Community' does not match the declaration 'shared mark trump: Faction'" in text
+
+
+COUNTS = "  shared mark trump: Faction for round\n  rule counts as trump ranked 19 when value of played == 11"
+
+
+def test_an_added_power_carries_rule_counts_as_and_its_types_are_checked():
+    assert codes(power(COUNTS)) == []
+    assert codes(power(COUNTS + "\n  rule counts as trump ranked 20 when value of played == 12")) == []  # cases
+    assert [c for c, _ in codes(power("  rule counts as 3 ranked 19 when void"))] != []  # not a Faction
+    assert [c for c, _ in codes(power("  shared mark trump: Faction for round\n"
+                                      "  rule counts as trump ranked trump when void"))] != []  # not a Number
+
+
+def test_rule_counts_as_in_a_factions_power_is_c072():
+    text = "power X {\n  for faction Nurses\n  rule counts as led ranked 19 when value of played == 11\n}\n"
+    assert codes(text) == [("C072", 3)]
+
+
+def test_fmt_keeps_a_rule_counts_as():
+    messy = power(COUNTS).replace("counts as", "counts   as")
+    assert "rule counts as trump ranked 19 when value of played == 11" in format_source(messy, "x.power")
+
+
+def test_compile_keeps_each_rule_counts_as_in_order():
+    text = power(COUNTS + "\n  rule counts as trump ranked 20 when value of played == 12")
+    compiled = compile_power(check(parse(text, "x.power")), Path("x.power"))
+    assert len(compiled.variant("fixed").counts_as) == 2
