@@ -337,7 +337,8 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
     """(the source of the loop, its namespace) for the game's set-up and powers in force, or None: use the kernel's."""
     in_force, setup, tables = game._in_force, game.setup, game.tables
     if (in_force.restricted or in_force.ruled or in_force.play_hooks or in_force.trick_hooks or in_force.after_keys
-            or in_force.start_keys or in_force.bid_keys or in_force.game_end_keys or in_force.names_side):
+            or in_force.start_keys or in_force.bid_keys or in_force.game_end_keys or in_force.names_side
+            or in_force.enter_keys):
         return None
     # The rules of every Faction a card may have, with the variants in force (Game.rules_of).
     never_leads, blocks, trump_rules = set(), set(), {}
