@@ -548,10 +548,12 @@ class Game:
             return
         if len(chain) > MAX_ENTER_CHAIN:
             names = " -> ".join(chain)
-            raise GameRuleError(Diagnostic(scenario_span(self.setup.scenario),
+            raise GameRuleError(Diagnostic(self.setup.programs[keys[0]].span,
                                            f"the hooks 'on enter {zone}' kept triggering one another: "
                                            f"{names}; a chain of more than {MAX_ENTER_CHAIN} is stopped", "R002",
-                                           quote=False))
+                                           hint="a hook that moves the card that entered into another such zone "
+                                                "triggers the hooks there again: move it only on a condition that "
+                                                "stops (count(mover) == 0, a mark)"))
         new = []
         for i, card in enumerate(cards):
             where = origin if type(origin) is str else origin[i]

@@ -76,7 +76,7 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "partner": (COMMUNITY, ANY),
     "team": (COMMUNITIES, ANY),
     # a hook when a card enters a zone (`on enter expedition`, `on enter hand`): the card, and the Faction whose
-    # power moved it, read as Factions: none for a won trick's cards, else that one (`Zombies in mover`)
+    # power moved it, read as Factions: none for a won trick's cards, else that one (`F in mover`)
     "entered": (CARD, ENTERED),
     "mover": (FACTIONS, ENTERED),
 }

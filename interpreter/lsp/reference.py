@@ -22,8 +22,9 @@ from happydayz.authoring.documents import keywords
 
 _CODE = re.compile(r"`([^`]*)`")
 _WORDS = re.compile(r"[a-z]+")
-#: Built-in names (not keywords of the grammar) that a hover explains too: the hand's teams.
-NAMES = frozenset({"partner", "team"})
+#: Built-in names (not keywords of the grammar) that a hover explains too: the hand's teams, the card that
+#: entered a zone and its mover.
+NAMES = frozenset({"partner", "team", "entered", "mover"})
 
 
 def entries(markdown: str, words: frozenset[str] | None = None) -> dict[str, str]:
