@@ -498,14 +498,13 @@ class Game:
         pick out of an Expedition zone leaves nobody sure of which known card is still
         there. A card arriving in a hand ends what was known of that hand's voids.
         """
+        if source is not None and self._in_force.enter_keys:
+            self._move_cards_entering(cards, zone, owner, position, cause, source)
+            return
         dest = zone if owner is None else self.tables.zone_keys[zone][owner]
         zones, loc, seen = self.zones, self.loc, self.seen
         blind = type(cards) is Blind
         sources = [loc[card] for card in cards] if cause is not None else None
-        entering = self._in_force.enter_keys and owner is not None and zone in self._in_force.enter_keys
-        if entering:
-            sources_keys = [loc[card] for card in cards]
-            origins = tuple(_ORIGIN.get(key.split(":", 1)[0], "reserve") for key in sources_keys)
         if blind:
             for card in cards:
                 if loc[card] in self.tables.expedition_seat:
@@ -527,13 +526,21 @@ class Game:
         if cause is not None:
             self._event("move", **cause, cards=[self.tables.label[c] for c in cards], **{"from": sources}, to=dest,
                         position=position)
-        if entering and source is not None:
+
+    def _move_cards_entering(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str,
+                             cause: dict | None, source: vm.Frame) -> None:
+        """_move_cards, then the `on enter` hooks of the cards that entered a zone (only with such a hook in force)."""
+        dest = zone if owner is None else self.tables.zone_keys[zone][owner]
+        before = [self.loc[card] for card in cards]
+        self._move_cards(cards, zone, owner, position, cause)
+        if owner is None or zone not in self._in_force.enter_keys:
+            return
+        new = [(card, _ORIGIN.get(key.split(":", 1)[0], "reserve")) for card, key in zip(cards, before) if key != dest]
+        if new:  # (a card moved into the zone it was in does not enter it)
             program = self.setup.programs[source.key]
             mover = next((f for f, p in self.setup.faction_power.items() if p.name == program.power), None)
-            new = [(card, where) for card, where, key in zip(cards, origins, sources_keys) if key != dest]
-            if new:  # (a card moved into the zone it was in does not enter it)
-                self._entered(tuple(c for c, _ in new), zone, owner, tuple(w for _, w in new), mover,
-                              source.env.get("@chain") or (program.power,), 1)
+            self._entered(tuple(c for c, _ in new), zone, owner, tuple(w for _, w in new), mover,
+                          source.env.get("@chain") or (program.power,), 1)
 
     def _entered(self, cards, zone: str, owner: int, origin, mover: str | None, chain: tuple = (),
                  at: int | None = None) -> None:
