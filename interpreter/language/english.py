@@ -29,7 +29,7 @@ NAMES = {
     "void": "its player has no card of the Faction led", "round": "the round number", "players": "the number of Communities",
     "it": "it", "true": "yes", "false": "no", "side": "the side of the board",
     "winner": "the Community that won the trick", "winning": "the winning card",
-    "entered": "the card that entered", "mover": "the Faction whose power moved it",
+    "entered": "the card that entered", "mover": "the Factions whose power moved the card (none for a won trick)",
     "before": "the cards played earlier in this trick", "sides": "the + side or the − side",
     "plus": "the + side", "minus": "the − side",
     "offered": "the number (or level) of the bid", "offered_faction": "the Faction of the bid",
