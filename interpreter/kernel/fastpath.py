@@ -338,7 +338,7 @@ def source_for(game) -> tuple[str, dict[str, Any]] | None:
     in_force, setup, tables = game._in_force, game.setup, game.tables
     if (in_force.restricted or in_force.ruled or in_force.play_hooks or in_force.trick_hooks or in_force.after_keys
             or in_force.start_keys or in_force.bid_keys or in_force.game_end_keys or in_force.names_side
-            or setup.game_counts_as
+            or setup.game_counts_as or in_force.enter_keys
             or game.dummy_rule):  # a dummy hand: the kernel's loop asks its decisions of its controller
         return None
     # The rules of every Faction a card may have, with the variants in force (Game.rules_of).

@@ -332,6 +332,10 @@ class Game:
         in_force.must_beat = frozenset(f for f, r in rules.items() if r.must_beat)
         in_force.must_trump = frozenset(f for f, r in rules.items() if r.must_trump)
         in_force.names_side = any(power.variant(variant).names_side for power, variant in game_wide)
+        for zone in ("expedition", "hand"):
+            keys = tuple(k for k in (p.hook_key(v, "enter_" + zone) for p, v in game_wide) if k)
+            if keys:
+                in_force.enter_keys[zone] = keys
 
     def _win_hook(self, faction: str) -> tuple | None:
         """(frame key, power name, variant kind) of the on-win hook a trick led by `faction` runs, or None."""
@@ -513,13 +517,16 @@ class Game:
         loc[card] = dest
 
     def _move_cards(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str,
-                    cause: dict | None) -> None:
+                    cause: dict | None, source: vm.Frame | None = None) -> None:
         """A power's move, keeping `known` and `voids` true to what everyone saw of it.
 
         A card a power moves is seen, unless the power picked it at random: a random
         pick out of an Expedition zone leaves nobody sure of which known card is still
         there. A card arriving in a hand ends what was known of that hand's voids.
         """
+        if source is not None and self._in_force.enter_keys:
+            self._move_cards_entering(cards, zone, owner, position, cause, source)
+            return
         dest = zone if owner is None else self.tables.zone_keys[zone][owner]
         zones, loc, seen = self.zones, self.loc, self.seen
         blind = type(cards) is Blind
@@ -545,6 +552,57 @@ class Game:
         if cause is not None:
             self._event("move", **cause, cards=[self.tables.label[c] for c in cards], **{"from": sources}, to=dest,
                         position=position)
+
+    def _move_cards_entering(self, cards: tuple[int, ...], zone: str, owner: int | None, position: str,
+                             cause: dict | None, source: vm.Frame) -> None:
+        """_move_cards, then the `on enter` hooks of the cards that entered a zone (only with such a hook in force)."""
+        dest = zone if owner is None else self.tables.zone_keys[zone][owner]
+        before = [self.loc[card] for card in cards]
+        self._move_cards(cards, zone, owner, position, cause)
+        if owner is None or zone not in self._in_force.enter_keys:
+            return
+        new = [(card, _ORIGIN.get(key.split(":", 1)[0], "reserve")) for card, key in zip(cards, before) if key != dest]
+        if new:  # (a card moved into the zone it was in does not enter it)
+            program = self.setup.programs[source.key]
+            mover = next((f for f, p in self.setup.faction_power.items() if p.name == program.power), None)
+            self._entered(tuple(c for c, _ in new), zone, owner, tuple(w for _, w in new), mover,
+                          source.env.get("@chain") or (program.power,), 1)
+
+    def _entered(self, cards, zone: str, owner: int, origin, mover: str | None, chain: tuple = (),
+                 at: int | None = None) -> None:
+        """Queue the `on enter` hooks of the powers in force for `cards`, which entered `zone` of `owner`.
+
+        They run next, before any hook already waiting (after the hook that moved the cards, which
+        runs on first), once per card and power, for the Community that received the card. Hooks
+        triggered by such hooks are bounded: a chain longer than MAX_ENTER_CHAIN stops the game (R002).
+        """
+        keys = self._in_force.enter_keys.get(zone)
+        if not keys:
+            return
+        if len(chain) > MAX_ENTER_CHAIN:
+            names = " -> ".join(chain)
+            raise GameRuleError(Diagnostic(self.setup.programs[keys[0]].span,
+                                           f"the hooks 'on enter {zone}' kept triggering one another: "
+                                           f"{names}; a chain of more than {MAX_ENTER_CHAIN} is stopped", "R002",
+                                           hint="a hook that moves the card that entered into another such zone "
+                                                "triggers the hooks there again: move it only on a condition that "
+                                                "stops (count(mover) == 0, a mark)"))
+        new = []
+        for i, card in enumerate(cards):
+            where = origin if type(origin) is str else origin[i]
+            for key in keys:
+                power = self.setup.programs[key].power
+                f = vm.frame(key, owner, card=card)
+                f.env.update({"@movers": () if mover is None else (mover,), "@from": where, "@chain": chain + (power,)})
+                new.append(f)
+                if self.record:
+                    self._event("enter", power=power, seat=owner, card=self.tables.label[card], to=zone,
+                                **{"from": where, "mover": mover})
+        frames = self.frames
+        if at is None:
+            frames.extend(new)
+        else:  # after the running hook (frames[0]), before the hooks already waiting
+            frames[at:at] = new
 
     def seat_label(self, seat: int) -> str:
         return self.tables.seat[seat].label
@@ -1388,6 +1446,8 @@ class Game:
             loc[card] = dest
             seen[card] = True  # played face up: everyone saw where they went
         zones[dest].extend(won)
+        if self._in_force.enter_keys:
+            self._entered(won, "expedition", winner, "trick", None)
         return played, encounter
 
     def _queue_trick_hooks(self, winner: int, winning: int | None, played: tuple, encounter: tuple) -> None:
@@ -1459,7 +1519,7 @@ class Game:
             if kind == "move":
                 _, cards, zone, owner, position = effect
                 if cards:
-                    self._move_cards(cards, zone, owner, position, cause)
+                    self._move_cards(cards, zone, owner, position, cause, source)
             elif kind == "score":
                 _, seat, amount = effect
                 self.round_gain[seat] += amount
@@ -1764,6 +1824,13 @@ def _copy_rng(rng: random.Random) -> random.Random:
     other = random.Random.__new__(random.Random)  # not seeded: setstate gives it all its state
     other.setstate(rng.getstate())
     return other
+
+
+#: Where a card that enters a zone came from (`from` in an `on enter` hook), by the kind of the zone it left.
+_ORIGIN = {"hand": "hand", "transfer": "transfer", "expedition": "expedition", "reserve": "reserve",
+           "discard": "discard", "table": "trick", "encounter": "trick", "out": "reserve"}
+#: The longest chain of `on enter` hooks triggered by one another (R002 past it).
+MAX_ENTER_CHAIN = 8
 
 
 def _copy_frame(frame: vm.Frame) -> vm.Frame:

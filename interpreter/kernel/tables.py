@@ -114,7 +114,7 @@ class InForce:
     __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
                  "play_hooks", "trick_hooks", "after_keys", "start_keys", "bid_keys", "game_end_keys", "ruled",
                  "restricted", "bid_rules", "sometimes_playable", "names_side", "must_beat",
-                 "must_trump")
+                 "must_trump", "enter_keys")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -140,6 +140,8 @@ class InForce:
         self.must_beat: frozenset[str] = frozenset()  # Factions with `rule must beat`
         self.must_trump: frozenset[str] = frozenset()  # Factions with `rule must trump`
         self.names_side = False  # a power in force may name the next trick's side (`next side`)
+        # zone kind ("expedition", "hand") -> the `on enter` hooks of the powers in force; empty: none
+        self.enter_keys: dict[str, tuple[tuple, ...]] = {}
 
     def playable_for(self, led: str, cards_of: dict[str, frozenset[int]]) -> tuple[frozenset[int], frozenset[int]]:
         """(the cards a seat holding some of Faction `led` may play, the cards of `led`), made once per Faction."""

@@ -17,7 +17,7 @@ from happydayz.base.errors import Diagnostic, Span
 VARIANTS = ("basic", "positive", "negative")  # the variant kinds of a Faction's power
 # The moments a hook runs at (Hook.timing) and the rules of a Faction's cards (Rule.kind), as the parser makes them.
 HOOK_TIMINGS = ("win", "play", "lead", "trick", "after_trick", "start_of_round", "after_transfer", "end_of_round",
-                "end_of_game")
+                "end_of_game", "enter_expedition", "enter_hand")
 RULE_KINDS = ("always_playable", "never_leads", "trumps", "blocks_led_power", "face_up", "carried_over", "wins",
               "never_wins", "wild", "beats", "leads_only_when", "only_leads", "must_be_played", "bids_only_when",
               "must_beat", "must_trump", "counts_as")

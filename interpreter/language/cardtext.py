@@ -463,6 +463,10 @@ class Renderer(Visitor):
             return NP(SIDE, "side", "sides", a_head="a side", loc_from=" (+ or −)", the_all="both sides")
         if name == "led":
             return NP(FACTION, "Faction", "Factions", ref=(NAMES["led"], NAMES["led"]), one=True)
+        if name == "entered":
+            return NP(CARD, whole=NAMES["entered"], one=True)
+        if name == "mover":
+            return NP(FACTION, "Faction", "Factions", ref=(NAMES["mover"], NAMES["mover"]), the_all=NAMES["mover"])
         return self.group_of_one(n, ctx)
 
     def thing_ref(self, v: Var, ctx: Ctx) -> tuple[str, str]:

@@ -28,10 +28,13 @@ ELEMENT_OF.update({NUMBERS: INT, SIDES: SIDE})
 WIN, END, RULE = "on win", "at end of round", "rule"
 PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at start of round", "at end of game"
 BIDDING = "after transfer"  # the bidding moment: after the Transfer, before the round's first trick
-AUCTION = "bid rule"  # a `rule bids only when` condition: a bid of the hand's auction is being considered
+AUCTION = "bid rule"
+ENTER_EXPEDITION, ENTER_HAND = "on enter expedition", "on enter hand"  # a card entered a zone of yours
+ENTERED = (ENTER_EXPEDITION, ENTER_HAND)  # a `rule bids only when` condition: a bid of the hand's auction is being considered
 CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
-                   "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END}
-ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, BIDDING, GAME_END, AUCTION)
+                   "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END,
+                   "enter_expedition": ENTER_EXPEDITION, "enter_hand": ENTER_HAND}
+ANY = (WIN, END, RULE, PLAY, TRICK, AFTER, START, BIDDING, GAME_END, AUCTION, ENTER_EXPEDITION, ENTER_HAND)
 IN_A_TRICK = (WIN, RULE, PLAY, TRICK, AFTER)  # a trick is on the table (or just won)
 TRICK_WON = (WIN, TRICK, AFTER)
 BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -72,6 +75,10 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     # the hand's teams (docs/boxes.md): your partner and your team (you included); `partner of C`, `team of C`
     "partner": (COMMUNITY, ANY),
     "team": (COMMUNITIES, ANY),
+    # a hook when a card enters a zone (`on enter expedition`, `on enter hand`): the card, and the Faction whose
+    # power moved it, read as Factions: none for a won trick's cards, else that one (`F in mover`)
+    "entered": (CARD, ENTERED),
+    "mover": (FACTIONS, ENTERED),
 }
 #: The built-in names that also read `NAME of C` (a Community's): their type.
 TEAM_WORDS = {"partner": COMMUNITY, "team": COMMUNITIES}

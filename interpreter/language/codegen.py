@@ -103,6 +103,8 @@ _BUILTINS = {
     "before": "_before(ctx)",
     "winner": "ctx.winner",
     "winning": "ctx.winning",
+    "entered": "ctx.card",
+    "mover": "ctx.env.get('@movers', ())",
     "sides": "('+', '-')",
     "void": "ctx.void",
     "side": "ctx.side",

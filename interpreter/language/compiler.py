@@ -40,7 +40,7 @@ OPCODE_NAMES = ["let", "jump", "jump_unless", "each_init", "each_next", "choose"
 # A hook's short name (in frame keys and events) by its timing in the syntax tree.
 HOOK_NAMES = {"win": "win", "end_of_round": "end", "play": "play", "lead": "lead", "trick": "trick",
               "after_trick": "after_trick", "start_of_round": "start", "after_transfer": "after_transfer",
-              "end_of_game": "game_end"}
+              "end_of_game": "game_end", "enter_expedition": "enter_expedition", "enter_hand": "enter_hand"}
 
 
 @dataclass(frozen=True)
@@ -860,6 +860,8 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "before": _before,
     "winner": lambda ctx: ctx.winner,
     "winning": lambda ctx: ctx.winning,
+    "entered": lambda ctx: ctx.card,
+    "mover": lambda ctx: ctx.env.get("@movers", ()),
     "sides": lambda ctx: ("+", "-"),
     "void": lambda ctx: ctx.void,
     "side": lambda ctx: ctx.side,

@@ -29,6 +29,7 @@ NAMES = {
     "void": "its player has no card of the Faction led", "round": "the round number", "players": "the number of Communities",
     "it": "it", "true": "yes", "false": "no", "side": "the side of the board",
     "winner": "the Community that won the trick", "winning": "the winning card",
+    "entered": "the card that entered", "mover": "the Factions whose power moved the card (none for a won trick)",
     "before": "the cards played earlier in this trick", "sides": "the + side or the − side",
     "plus": "the + side", "minus": "the − side",
     "offered": "the number (or level) of the bid", "offered_faction": "the Faction of the bid",
@@ -50,6 +51,8 @@ HOOK_TIMING_WORDS = {
     "start_of_round": "at the start of the round, after the deal",
     "after_transfer": "after the Transfer, before the round's first trick (the bidding moment)",
     "end_of_game": "at the end of the game, after the last count",
+    "enter_expedition": "whenever a card enters your Expedition zone (not at the deal)",
+    "enter_hand": "whenever a card enters your hand (not at the deal)",
 }
 
 # What a lasting counter or mark keeps, by how long it lasts.

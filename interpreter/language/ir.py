@@ -30,7 +30,7 @@ TRICK_RULES = ("wins", "never_wins", "wild", "beats", "leads_only_when", "only_l
 # there (null when the variant has no such hook), the others only when written.
 HOOK_KEYS = {"win": "on_win", "end": "end_of_round", "play": "on_play", "lead": "on_lead", "trick": "on_trick",
              "after_trick": "after_trick", "start": "start_of_round", "after_transfer": "after_transfer",
-             "game_end": "end_of_game"}
+             "game_end": "end_of_game", "enter_expedition": "on_enter_expedition", "enter_hand": "on_enter_hand"}
 ALWAYS_EXPORTED_HOOKS = ("win", "end")
 
 

@@ -215,6 +215,12 @@ class _ToAst(Transformer):
     def after_trick(self, meta, children):
         return ast.Hook(self._span(meta), "after_trick", children[0])
 
+    def on_enter_expedition(self, meta, children):
+        return ast.Hook(self._span(meta), "enter_expedition", children[0])
+
+    def on_enter_hand(self, meta, children):
+        return ast.Hook(self._span(meta), "enter_hand", children[0])
+
     def after_transfer(self, meta, children):
         return ast.Hook(self._span(meta), "after_transfer", children[0])
 

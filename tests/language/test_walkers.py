@@ -206,7 +206,8 @@ def test_the_file_of_new_constructs_writes_each_of_them():
     assert {n.kind for n in nodes if isinstance(n, ast.Rule)} >= rule_kinds - {"always_playable", "never_leads", "trumps",
                                                                                "blocks_led_power", "face_up", "carried_over"}
     timings = {n.timing for n in nodes if isinstance(n, ast.Hook)}
-    assert timings == {"win", "play", "lead", "trick", "after_trick", "start_of_round", "end_of_round", "end_of_game"}
+    assert timings == {"win", "play", "lead", "trick", "after_trick", "start_of_round", "end_of_round", "end_of_game",
+                       "enter_expedition", "enter_hand"}
     assert {(d.kind, d.per_community, d.lifetime, d.visibility) for d in tree.state} == {
         ("counter", True, "round", "secret"), ("mark", True, "game", "public"), ("counter", False, "game", "public"),
         ("mark", False, "round", "public")}
