@@ -140,7 +140,8 @@ def check_invariants(game: Game) -> None:
             seen.add(card)
             assert game.loc[card] == name, f"{game.label(card)}: loc says {game.loc[card]}, found in {name}"
     assert len(seen) == total
-    assert min(game.population) >= 0, game.population
+    floor = game.setup.floor
+    assert floor is None or min(game.population) >= floor, game.population  # (no floor: below zero too)
     # what everyone has seen is true: a card known to lie in an Expedition zone is there,
     # a hand known to lack a Faction lacks it
     for seat in range(game.n):

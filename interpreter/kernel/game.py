@@ -1212,9 +1212,12 @@ class Game:
                     trick.prompt = None
             else:
                 if faction not in self._in_force.always_playable:
-                    if faction not in self._in_force.sometimes_playable or not any(
-                            self._faction_as(seat, c) == led for c in self.held(seat)):
-                        self.voids[seat].add(led)  # the rules made it follow if it could
+                    # the rules made it follow if it could, unless a rule may keep a card of the Faction led
+                    # from being played (a conditional `always playable`, `must be played`): then only if
+                    # it holds none
+                    may_keep = self._in_force.restricted or faction in self._in_force.sometimes_playable
+                    if not may_keep or not any(self._faction_as(seat, c) == led for c in self.held(seat)):
+                        self.voids[seat].add(led)
                 if rules.trumps is not None:
                     # the card is not of the Faction led, so the seat was void before playing it iff it is now
                     if counted:
