@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass, replace
 
 import pyspiel
+from lockstep_report import report_runs
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import ByRound, Hand
@@ -222,6 +223,10 @@ def _setting(text: str) -> tuple[str, bool]:
     return name, value.lower() in ("1", "true", "yes")
 
 
+def _shown(settings: dict) -> str:
+    return ", ".join(f"{k}={str(v).lower()}" for k, v in settings.items()) or "defaults"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=50)
@@ -247,23 +252,7 @@ def main(argv=None) -> int:
         runs = [({}, 2000)] + [({name: not default}, 200) for name, default in DEFAULTS.items()]
     else:
         runs = [(dict(args.setting), args.hands)]
-    total = Figures()
-    failed = False
-    for settings, hands in runs:
-        figures, found = run(settings, hands=hands, stop_at_first=False)
-        for text in found:
-            print(text)
-        failed = failed or bool(found)
-        shown = ", ".join(f"{k}={str(v).lower()}" for k, v in settings.items()) or "defaults"
-        print(f"hearts ({shown}): {figures.hands + figures.mismatches} hands, {figures.decisions} decisions "
-              f"compared, mismatches: {figures.mismatches}", flush=True)
-        total.hands += figures.hands + figures.mismatches
-        total.decisions += figures.decisions
-        total.mismatches += figures.mismatches
-    if len(runs) > 1:
-        print(f"hearts, every setting: {total.hands} hands, {total.decisions} decisions compared, "
-              f"mismatches: {total.mismatches}")
-    return 1 if failed else 0
+    return report_runs("hearts", runs, run, _shown)
 
 
 if __name__ == "__main__":

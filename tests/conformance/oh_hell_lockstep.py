@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyspiel
+from lockstep_report import report_runs
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import ByRound, Hand
@@ -270,22 +271,7 @@ def main(argv=None) -> int:
                 print(f"control {name}: NO mismatch in 2000 hands", flush=True)
         return 1 if missed else 0
     runs = [(s, 2000 if not s else 200) for s in SETTINGS] if args.all else [(dict(args.setting), args.hands)]
-    total = Figures()
-    failed = False
-    for settings, hands in runs:
-        figures, found = run(settings, hands=hands, stop_at_first=False)
-        for text in found:
-            print(text)
-        failed = failed or bool(found)
-        print(f"oh_hell ({_shown(settings)}): {figures.hands + figures.mismatches} hands, {figures.decisions} "
-              f"decisions compared, mismatches: {figures.mismatches}", flush=True)
-        total.hands += figures.hands + figures.mismatches
-        total.decisions += figures.decisions
-        total.mismatches += figures.mismatches
-    if len(runs) > 1:
-        print(f"oh_hell, every setting: {total.hands} hands, {total.decisions} decisions compared, "
-              f"mismatches: {total.mismatches}")
-    return 1 if failed else 0
+    return report_runs("oh_hell", runs, run, _shown)
 
 
 if __name__ == "__main__":
