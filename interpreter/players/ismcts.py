@@ -388,31 +388,21 @@ class ISMCTSAgent:
         setup = self.setup
         if setup is not None and setup.teams is not None:  # a team wins together: its score, against the others'
             return self._team_rewards(scores, setup)
-        out = []
-        for s in range(n):
-            others = scores[:s] + scores[s + 1:]
-            if self.reward_mode == "mean":
-                diff = scores[s] - sum(others) / len(others)
-            else:
-                diff = scores[s] - max(others)
-            out.append(0.5 + 0.5 * math.tanh(diff / self.scale))
-        return out
+        return [self._reward(scores[s], scores[:s] + scores[s + 1:]) for s in range(n)]
+
+    def _reward(self, mine: float, others: list[float]) -> float:
+        """A score against the others' (their mean or their best, by reward_mode), squashed into 0..1."""
+        diff = mine - (sum(others) / len(others) if self.reward_mode == "mean" else max(others))
+        return 0.5 + 0.5 * math.tanh(diff / self.scale)
 
     def _team_rewards(self, scores: list[float], setup: GameSetup) -> list[float]:
         """Each Community's reward with teams: its team's score (a pooled population is the team's already)
         against the other teams' — a partner is never an opponent."""
         pooled_margin = setup.pooled and self.reward_mode == "margin"
         team_score = [scores[team[0]] if pooled_margin else sum(scores[s] for s in team) for team in setup.teams]
-        out = []
-        for s in range(len(scores)):
-            mine = setup.team_index[s]
-            others = [score for t, score in enumerate(team_score) if t != mine] or [0]
-            if self.reward_mode == "mean":
-                diff = team_score[mine] - sum(others) / len(others)
-            else:
-                diff = team_score[mine] - max(others)
-            out.append(0.5 + 0.5 * math.tanh(diff / self.scale))
-        return out
+        teams = [setup.team_index[s] for s in range(len(scores))]
+        return [self._reward(team_score[mine], [score for t, score in enumerate(team_score) if t != mine] or [0])
+                for mine in teams]
 
 
 class PlayoutPolicy:
