@@ -121,3 +121,17 @@ def test_a_low_win_threshold_ends_the_game_with_the_hand_that_reaches_it(tmp_pat
         scores = [game.population[0], game.population[1]]
         # the last hand brought a team to 50 (and 200 more) or to -50 (and 200 less); none before
         assert max(scores) >= 250 or min(scores) <= -250, scores
+
+
+def test_serve_shows_the_names_and_plays_a_hand_to_the_end():
+    from happydayz.table.session import TableSession
+
+    session = TableSession.start(ENV, SCENARIO, express=True, seed=3)
+    view = session.view(0)
+    assert view["decision"]["kind"] == "choose"  # seat 0 bids first
+    assert [o["label"] for o in view["decision"]["options"]] == [str(n) for n in range(14)]
+    names = [card["name"] for card in view["hand"]]
+    assert len(names) == 13 and all(re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]", n) for n in names)
+    while not session.over:
+        session.answer(0)
+    assert session.game.over
