@@ -109,7 +109,7 @@ class Game:
                  "record", "zones", "loc", "population", "factions", "added", "round_no", "round_gain",
                  "tricks_played", "active", "designated", "named_lead", "named_side", "trick", "carried", "transfer_picks",
                  "frames", "after_frames", "phase", "decision", "history", "log", "answers", "over", "winners",
-                 "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends",
+                 "last_deltas", "seen", "voids", "_in_force", "tricks_won", "state", "round_ends", "game_ends",
                  "deal_plan", "dealer", "round_steps", "dummy_rule", "dummy")
 
     def __init__(self, setup: GameSetup, seed: int = 0, record: bool = True, deal_plan: Callable | None = None):
@@ -168,6 +168,7 @@ class Game:
         # (state key, seat or None) -> the value of a power's counter or mark, or of an option (set from the start)
         self.state: dict[tuple, object] = dict(setup.option_state)
         self.round_ends = False  # a power ended the round: it ends after the trick in progress
+        self.game_ends = False  # a power ended the game (`end game` at the end of a round): it ends at this count
         self._in_force: InForce  # set by forget_rules
         self.forget_rules()
         if record:
@@ -394,7 +395,7 @@ class Game:
         game.tricks_won = list(layout.tricks_won) if layout.tricks_won else [0] * game.n
         game.deal_plan = None
         game.dealer = layout.dealer
-        game.state, game.round_ends = {**setup.option_state, **layout.state}, False
+        game.state, game.round_ends, game.game_ends = {**setup.option_state, **layout.state}, False, False
         game.forget_rules()
         game.phase = layout.phase
         game._advance()
@@ -435,7 +436,7 @@ class Game:
         self.tricks_played = 0
         self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.tricks_won = [0] * self.n
-        self.round_ends = False
+        self.round_ends = self.game_ends = False
         self.active = active
         self.designated = self.named_lead = self.named_side = None
         self.trick = None
@@ -688,7 +689,7 @@ class Game:
         self.round_steps = 0  # the steps all the round's hooks spent (vm.ended)
         self.designated = self.named_lead = self.named_side = self.dummy = None
         self.tricks_won = [0] * self.n
-        self.round_ends = False
+        self.round_ends = self.game_ends = False
         if self.state:
             round_keys = self.setup.round_state
             self.state = {k: v for k, v in self.state.items() if k[0] not in round_keys}
@@ -1578,6 +1579,8 @@ class Game:
                 self.after_frames = "resolve"
             elif effect[1] == "round":
                 self.round_ends = True
+            elif effect[1] == "game" and self.after_frames == "end_round":
+                self.game_ends = True
             if cause is not None:
                 self._event("end", **cause, what=effect[1])
         else:  # pragma: no cover
@@ -1636,7 +1639,9 @@ class Game:
         self.history.append(record)
         if self.record:
             self._event("count", deltas=deltas, populations=list(self.population))
-        if setup.teams is not None:
+        if self.game_ends:  # a power's `end game` in this round's end-of-round hooks
+            over = True
+        elif setup.teams is not None:
             over = self.round_no >= setup.rounds or self._teams_end()
         else:
             over = (self.round_no >= setup.rounds or (setup.elimination and min(self.population) == floor)

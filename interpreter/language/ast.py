@@ -324,7 +324,7 @@ class SetSide(Node):
 
 @dataclass(frozen=True)
 class End(Node):
-    what: str  # trick, round
+    what: str  # trick, round, game
 
 
 # ---------------------------------------------------------- hooks and powers

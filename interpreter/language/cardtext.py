@@ -1188,6 +1188,8 @@ class Renderer(Visitor):
     def statement_End(self, s: ast.End, ctx: Ctx, last: bool) -> list[Line]:
         if s.what == "trick":
             return [(0, "the trick ends now, and the Communities that have not played to it yet do not play to it")]
+        if s.what == "game":
+            return [(0, "the game ends after this round's count")]
         return [(0, "the round ends after this trick, and the count follows")]
 
     @staticmethod

@@ -400,7 +400,8 @@ class Checker(Visitor):
             self.expect(s.value, scope, SIDE, "the side")
 
     def statement_End(self, s: ast.End, scope: _Scope) -> None:
-        self.only_in(s, f"end {s.what}", (PLAY,) if s.what == "trick" else (PLAY, WIN, TRICK, AFTER))
+        contexts = {"trick": (PLAY,), "game": (END,)}.get(s.what, (PLAY, WIN, TRICK, AFTER))
+        self.only_in(s, f"end {s.what}", contexts)
 
     def statement_Choose(self, s: ast.Choose, scope: _Scope) -> None:
         t = self.expr(s.source, scope)

@@ -69,7 +69,7 @@ _ATTRIBUTES = ("value", "survivors", "faction")
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 _ARITHMETIC = ("+", "-", "*")
 _AGGREGATES = ("sum", "min", "max")  # Python's functions of the same names
-_ENDS = ("trick", "round")
+_ENDS = ("trick", "round", "game")
 _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
 # a rule's attribute of a VariantProgram: its kind, or KIND_when for a conditional yes/no rule
 _RULE_ATTRIBUTES = ast.RULE_KINDS + tuple(f"{kind}_when" for kind in ast.CONDITIONAL_FLAGS)

@@ -24,7 +24,8 @@ from typing import Any, Mapping, Protocol, Sequence
 #   ("state", key, seat, value)              a counter or mark (of seat, or None: the game's) is now value
 #   ("declare", card, faction)               the card counts as that Faction for the rest of the trick
 #   ("side", side)                           the trick is now played on that side ("+" or "-"; None: flip it)
-#   ("end", "trick" | "round")               the trick ends now (nobody else plays it) / the round ends after it
+#   ("end", "trick" | "round" | "game")      the trick ends now (nobody else plays it) / the round ends after it /
+#                                            the game ends after this round's count
 Effect = tuple
 
 

@@ -322,6 +322,9 @@ class _ToAst(Transformer):
     def end_round(self, meta, children):
         return ast.End(self._span(meta), "round")
 
+    def end_game(self, meta, children):
+        return ast.End(self._span(meta), "game")
+
     def _count(self, token: Token) -> int:
         text = str(token)
         if len(text) > 6:

@@ -93,7 +93,7 @@ def test_bad_values_exact_schema_errors(tmp_path, library):
         "  encounter: \"no\"\n"
         "  sides: []\n"
         "  rounds: 51\n"
-        "  starting_population: 0\n"
+        "  starting_population: -1\n"
         "  elimination: 1\n"
         "  shuffle: true\n"))
     assert problems(path, library) == [
@@ -107,7 +107,7 @@ def test_bad_values_exact_schema_errors(tmp_path, library):
         f"{path}:7:14: error[D012]: house_rules.encounter: expected true or false, got the text 'no'",
         f"{path}:8:10: error[D013]: house_rules.sides: needs at least 1 item(s), got 0",
         f"{path}:9:11: error[D013]: house_rules.rounds: 51 is more than the maximum, 50",
-        f"{path}:10:24: error[D013]: house_rules.starting_population: 0 is less than the minimum, 1",
+        f"{path}:10:24: error[D013]: house_rules.starting_population: -1 is less than the minimum, 0",
         f"{path}:11:16: error[D012]: house_rules.elimination: expected true or false, got the number 1",
         f"{path}:12:3: error[D010]: house_rules: 'shuffle' is not a known key",
     ]
