@@ -29,7 +29,9 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import tempfile
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pyspiel
 from lockstep_report import report_runs
@@ -40,6 +42,7 @@ from happydayz.kernel.game import Game
 from happydayz.kernel.setup import GameOptions, build_setup
 
 SCENARIO = "euchre/1"
+TABLE = Path(__file__).resolve().parents[2] / "powers" / "euchre_table.power"
 SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")  # OpenSpiel's suit numbers 0..3 ("CDHS")
 RANKS = "9TJQKA"
 PASS, ALONE, PARTNER = 24, 29, 30
@@ -84,13 +87,36 @@ class Figures:
     redeals: int = 0  # hands nobody bid in
 
 
-class Kernel:
-    """The kernel's side: a setup per dealer, made when first needed."""
+def broken_box(folder: Path, edit: tuple[str, str]) -> Path:
+    """A copy of the box (in `folder`, its id `euchre-broken`) whose added power's text is edited (`edit`: (old,
+    new)): the rule controls' kernel, whose box breaks one rule."""
+    old, new = edit
+    root = TABLE.parents[1]
+    text = TABLE.read_text(encoding="utf-8")
+    if old not in text:
+        raise ValueError(f"the rule control's text is not in {TABLE.name}: {old!r}")
+    # (a power file is looked up in the bundled powers first: the edited one takes a name of its own)
+    (folder / "broken_table.power").write_text(text.replace(old, new), encoding="utf-8")
+    box = (root / "boxes" / "euchre.yaml").read_text(encoding="utf-8")
+    box = box.replace("id: euchre\n", "id: euchre-broken\n")
+    box = box.replace("power: euchre_table.power", "power: broken_table.power")
+    (folder / "euchre_broken.yaml").write_text(box, encoding="utf-8")
+    return folder / "euchre_broken.yaml"
 
-    def __init__(self, settings: dict, env: Environment | None = None) -> None:
+
+class Kernel:
+    """The kernel's side: a setup per dealer, made when first needed (`edit`: a rule control's box)."""
+
+    def __init__(self, settings: dict, env: Environment | None = None, edit: tuple[str, str] | None = None) -> None:
         self.env = env or Environment()
         self.settings = settings
-        self.scenario, self.library = self.env.resolve_scenario(SCENARIO)
+        if edit is None:
+            self.scenario, self.library = self.env.resolve_scenario(SCENARIO)
+        else:
+            self.folder = tempfile.TemporaryDirectory()  # (its files are read as each setup is built)
+            folder = Path(self.folder.name)
+            self.env = Environment(power_dirs=[folder], box_files=[broken_box(folder, edit)])
+            self.scenario, self.library = self.env.resolve_scenario("euchre-broken/1")
         self.options = tuple(sorted(settings.items()))
         self.setups = {}
 
@@ -216,11 +242,12 @@ def play_hand(seed: int, kernel: Kernel, spiel_game, figures: Figures) -> None:
 
 
 def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 50, first_seed: int = 0,
-        stop_at_first: bool = True) -> tuple[Figures, list[str]]:
-    """Lockstep over `hands` hands (seeds first_seed...); the mismatches found (at most one with stop_at_first)."""
+        stop_at_first: bool = True, edit: tuple[str, str] | None = None) -> tuple[Figures, list[str]]:
+    """Lockstep over `hands` hands (seeds first_seed...); the mismatches found (at most one with stop_at_first).
+    `edit`: the kernel plays the box with that change to its added power's text (a rule control)."""
     ours = {**DEFAULTS, **settings_ours}
     theirs = {**DEFAULTS, **(settings_theirs if settings_theirs is not None else settings_ours)}
-    kernel = Kernel(ours)
+    kernel = Kernel(ours, edit=edit)
     spiel_game = pyspiel.load_game("euchre", theirs)
     figures, found = Figures(), []
     for seed in range(first_seed, first_seed + hands):
@@ -240,6 +267,18 @@ CONTROLS = [
     ("allow_lone_defender (the other way)", {"allow_lone_defender": True}, {}),
     ("stick_the_dealer", {}, {"stick_the_dealer": False}),
     ("stick_the_dealer (the other way)", {"stick_the_dealer": False}, {}),
+]
+
+
+#: The rule controls: the kernel plays the box with one of its rules broken (its added power's text
+#: edited), OpenSpiel its own game at the defaults: (rule, (the text, what it becomes)).
+RULE_CONTROLS = [
+    ("the left bower", ("rule counts as trump ranked 19 when value of played == 11 and ((",
+                        "rule counts as trump ranked 19 when value of played == 99 and ((")),
+    ("the right bower above the left", ("rule counts as trump ranked 20", "rule counts as trump ranked 18")),
+    ("the dealer never discards the turned card", ("choose c from hand except turned_up", "choose c from hand")),
+    ("a lone march scores 4", ("if maker_alone {\n          gain 4", "if maker_alone {\n          gain 2")),
+    ("stick the dealer is the dealer's alone", ("passing and self == dealer", "passing and self == left of dealer")),
 ]
 
 
@@ -274,6 +313,14 @@ def main(argv=None) -> int:
             else:
                 missed += 1
                 print(f"control {name}: NO mismatch in 2000 hands", flush=True)
+        for name, edit in RULE_CONTROLS:
+            figures, found = run({}, hands=2000, edit=edit)
+            if found:
+                print(f"rule control {name}: first mismatch after {figures.hands + 1} hand(s): "
+                      f"{found[0].splitlines()[0][:150]}", flush=True)
+            else:
+                missed += 1
+                print(f"rule control {name}: NO mismatch in 2000 hands", flush=True)
         return 1 if missed else 0
     runs = [(s, 2000 if not s else 200) for s in SETTINGS] if args.all else [(dict(args.setting), args.hands)]
     return report_runs("euchre", runs, run, _shown)

@@ -81,3 +81,17 @@ def test_the_box_is_a_game_for_openspiel_too():
 
     game = pyspiel.load_game("happydayz", {"scenario": "euchre/2", "players": 4, "express": True})
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+RULE_CONTROLS = lockstep.RULE_CONTROLS
+
+
+@pytest.mark.parametrize("name,edit", RULE_CONTROLS, ids=[c[0] for c in RULE_CONTROLS])
+def test_a_rule_of_the_box_broken_is_found(name, edit, capsys):
+    """The kernel plays the box with one of its rules broken (its added power's text edited), OpenSpiel its own
+    game: the lockstep finds the difference."""
+    figures, found = lockstep.run({}, hands=2000, edit=edit)
+    assert figures.mismatches == 1 and found, f"{name}: no mismatch in 2000 hands"
+    with capsys.disabled():
+        first = found[0].splitlines()[0]
+        print(f"\nrule control {name}: first mismatch after {figures.hands + 1} hand(s): {first[:160]}")

@@ -141,7 +141,8 @@ def test_a_lone_defender_is_asked_after_the_maker_and_its_partner_sits_out():
 def test_a_hand_nobody_bids_in_is_dealt_again_by_the_next_dealer_without_stick_the_dealer():
     game = Game(_setup("euchre/3"), 0, deal_plan=_dealt(DEAL, RESERVE))
     _answer(game, *["pass"] * 7)
-    assert [o.label for o in game.decision.options] == ["Spades", "Diamonds", "Clubs", "pass"]  # the dealer may pass (lowest-ranked Faction first)
+    # the dealer may pass (the bids: the lowest-ranked Faction first, a pass last)
+    assert [o.label for o in game.decision.options] == ["Spades", "Diamonds", "Clubs", "pass"]
     _answer(game, "pass")
     assert (game.round_no, game.dealer, game.decision.kind, game.decision.actor) == (1, 1, "bid", 2)
     game = Game(_setup("euchre/1"), 0, deal_plan=_dealt(DEAL, RESERVE))
