@@ -147,3 +147,10 @@ def test_a_hand_nobody_bids_in_is_dealt_again_by_the_next_dealer_without_stick_t
     game = Game(_setup("euchre/1"), 0, deal_plan=_dealt(DEAL, RESERVE))
     _answer(game, *["pass"] * 7)
     assert [o.label for o in game.decision.options] == ["Spades", "Diamonds", "Clubs"]  # stick the dealer
+
+
+def test_a_hand_nobody_bids_in_twenty_times_in_a_row_is_played_and_scores_nothing():
+    game = Game(_setup("euchre/3"), 0)
+    game.play(lambda d: d.index_of_label("pass") if d.kind == "bid" else 0)  # every Community always passes
+    assert game.over and game.population == [100] * 4 and game.last_deltas == [0] * 4
+    assert [e["event"] for e in game.log].count("redeal") == 20
