@@ -154,3 +154,16 @@ def test_a_hand_nobody_bids_in_twenty_times_in_a_row_is_played_and_scores_nothin
     game.play(lambda d: d.index_of_label("pass") if d.kind == "bid" else 0)  # every Community always passes
     assert game.over and game.population == [100] * 4 and game.last_deltas == [0] * 4
     assert [e["event"] for e in game.log].count("redeal") == 20
+
+
+def test_play_in_the_terminal_to_the_end(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 300))
+    assert main(["play", "--scenario", "euchre/1", "--express", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    hand = re.search(r"Your hand: (.*)", out).group(1)
+    assert re.fullmatch(r"((10|9|[JQKA])[♣♦♥♠](, )?)+", hand), hand
+    assert "choose a card from your hand other than the turned-up card to discard" in out
+    assert re.search(r"Game over\. Team [01] \(Community \d and Community \d\) wins\.", out)
