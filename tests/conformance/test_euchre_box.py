@@ -167,3 +167,24 @@ def test_play_in_the_terminal_to_the_end(capsys, monkeypatch):
     assert re.fullmatch(r"((10|9|[JQKA])[♣♦♥♠](, )?)+", hand), hand
     assert "choose a card from your hand other than the turned-up card to discard" in out
     assert re.search(r"Game over\. Team [01] \(Community \d and Community \d\) wins\.", out)
+
+
+def test_the_left_bower_held_off_a_lead_of_its_own_suit_shows_no_void_in_that_suit():
+    """A Community whose only diamond is the left bower (a heart, hearts trumps) plays off a diamond lead: the
+    others learn nothing that its sampled states could contradict. A void names the cards' own suit (the
+    sampled states deal by it), so none is recorded while it holds a diamond counting as a heart; the
+    Community that held no diamond at all is void in them."""
+    deal = {0: ["Diamonds 11", "Spades 10", "Clubs 9", "Clubs 10", "Spades 13"],
+            1: ["Hearts 12", "Diamonds 13", "Diamonds 9", "Diamonds 14", "Hearts 9"],
+            2: ["Diamonds 12", "Diamonds 10", "Spades 12", "Clubs 11", "Spades 9"],
+            3: ["Hearts 11", "Hearts 14", "Hearts 13", "Spades 14", "Clubs 14"]}
+    game = Game(_setup("euchre/1"), 0, deal_plan=_dealt(deal, RESERVE))
+    _answer(game, "pass", "pass", "Hearts", "Clubs 10", "no", "Diamonds 14 on +", "Diamonds 10", "Spades 14")
+    assert game.decision.actor == 0
+    assert sorted(o.label for o in game.decision.options) == ["Clubs 9", "Diamonds 11", "Hearts 10", "Spades 10",
+                                                              "Spades 13"]  # void in diamonds as counted
+    _answer(game, "Clubs 9")
+    assert "Diamonds" not in game.voids[0] and "Diamonds" in game.voids[3]
+    sampler = Sampler(game.setup, game.observe(1), game.decision)  # (a trick of four: the next one's lead)
+    bower = game.tables.label.index("Diamonds 11")
+    assert any(bower in sampler.sample(random.Random(s)).zone("hand", 0) for s in range(30))
