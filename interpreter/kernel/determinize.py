@@ -127,6 +127,8 @@ def trick_voids(setup: GameSetup, observation: Mapping) -> dict[int, set[str]]:
     voids: dict[int, set[str]] = {}
     if not trick or not trick.get("led"):
         return voids
+    if setup.game_counts_as:  # a card may count as another Faction: the kernel's own voids (the view's) say it
+        return voids
     led = trick["led"]
     plays = trick["plays"]
     cards = setup.cards

@@ -1218,7 +1218,11 @@ class Game:
                     # it holds none
                     may_keep = self._in_force.restricted or faction in self._in_force.sometimes_playable
                     if not may_keep or not any(self._faction_as(seat, c) == led for c in self.held(seat)):
-                        self.voids[seat].add(led)
+                        # a void names the cards' own Faction (the sampled states deal by it): where a card
+                        # may count as another Faction (rule counts as), one of the Faction led may still be
+                        # held, counting as another: then no void
+                        if not counted or not any(self.tables.faction[c] == led for c in self.held(seat)):
+                            self.voids[seat].add(led)
                 if rules.trumps is not None:
                     # the card is not of the Faction led, so the seat was void before playing it iff it is now
                     if counted:
