@@ -181,3 +181,22 @@ def test_the_greedy_bot_spends_no_card_to_beat_its_partners_winning_trick(monkey
             view = Observation(partial(game.observe, seat), seat_view(game, seat))
             game.apply(agents[seat].decide(view, d))
     assert found >= 3
+
+
+def test_the_report_counts_elimination_at_the_games_floor(tmp_path):
+    from happydayz.report.analysis import analyse
+    from happydayz.report.results import Results, ResultsProblem, _record
+
+    records = [{"game": 0, "rounds": 2, "final_populations": [0, 12, 30], "winners": [2]},  # floor 0: eliminated
+               {"game": 1, "rounds": 3, "final_populations": [-5, 0, 8], "winners": [2], "floor": -5},
+               {"game": 2, "rounds": 4, "final_populations": [-40, 0, 8], "winners": [2], "floor": "none"}]
+    games = [_record(r, i, "", ("games", i), tmp_path / "r.json") for i, r in enumerate(records)]
+    assert [g.floor for g in games] == [0, -5, None]
+    analysis = analyse(Results(tmp_path / "r.json", "simulate", games))
+    # game 0: seat 0 at 0; game 1: seat 0 at its floor of -5 (seat 1's 0 is not a floor); game 2: nobody
+    assert analysis["overall"]["eliminated"].successes == 2
+    assert analysis["communities_at_zero"] == {0: pytest.approx(analysis["communities_at_zero"][0]),
+                                               1: pytest.approx(analysis["communities_at_zero"][1])}
+    assert analysis["communities_at_zero"][1].successes == 2 and analysis["floors"] == [-5, 0, "none"]
+    with pytest.raises(ResultsProblem, match="'floor' must be a whole number"):
+        _record({**records[0], "floor": "low"}, 0, "", ("games", 0), tmp_path / "r.json")
