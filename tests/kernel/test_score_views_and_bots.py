@@ -200,3 +200,18 @@ def test_the_report_counts_elimination_at_the_games_floor(tmp_path):
     assert analysis["communities_at_zero"][1].successes == 2 and analysis["floors"] == [-5, 0, "none"]
     with pytest.raises(ResultsProblem, match="'floor' must be a whole number"):
         _record({**records[0], "floor": "low"}, 0, "", ("games", 0), tmp_path / "r.json")
+
+
+def test_pettingzoo_rewards_a_fewest_score_turned_round():
+    hpz = pytest.importorskip("happydayz.pettingzoo")
+    env = hpz.raw_env(scenario="hearts/1", players=4, express=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        total[agent] += reward
+        action = None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        env.step(action)
+    game = env.game
+    assert [total[a] for a in env.possible_agents] == [-float(p) for p in game.population]  # minus the points
