@@ -362,7 +362,7 @@ def _run_play(args) -> int:
     if session.run() != "over":
         return 0
     session.show_final()
-    console.print(Text(winners_text(game.winners, you=seat, teams=game.setup.teams), style="bold"))
+    console.print(Text(winners_text(game.winners, you=seat, teams=game.setup.teams, floor=game.setup.floor), style="bold"))
     return 0
 
 

@@ -62,6 +62,7 @@ D_HAND = "D036"
 D_SCORE = "D060"
 D_TEAMS = "D061"
 D_DUMMY = "D062"
+D_START_BELOW_FLOOR = "D090"
 D_INTERNAL = "D099"
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # the player counts every box deals for
@@ -481,6 +482,24 @@ def _deck_size(box: Box, entries: Iterable, factions: dict[str, FactionDef]) -> 
     return total
 
 
+def _check_start(doc: Document, here: tuple, entry: dict, rules: HouseRules, box: Box, hand: Hand,
+                 sink: DiagnosticSink) -> None:
+    """The starting score against the hand's floor (docs/boxes.md, "The score"): no score can start below the
+    lowest it falls to (D090). At the scenario's own starting_population if it says one, else at its floor if
+    it says one, else at the box's starting_population."""
+    floor = hand.floor
+    if type(floor) is not int:
+        return
+    start = rules.starting_population or box.starting_population
+    if start >= floor:
+        return
+    where = next((w for w in (here + ("house_rules", "starting_population"), here + ("hand", "score", "floor"),
+                              ("starting_population",)) if w in doc.values), here)
+    sink.error(doc.span(where), f"{format_path(where)}: the scores start at {start}, below the floor of "
+                                f"{floor}, the lowest a score falls to", D_START_BELOW_FLOOR,
+               "give the hand's score a lower floor (or floor: none), or start the scores at it or above")
+
+
 def _check_house_rules(doc: Document, here: tuple, entry: dict, rules: HouseRules, box: Box,
                        deck: int | None, sink: DiagnosticSink, hand: Hand) -> None:
     """What the schema cannot say of a scenario's house rules and hand: they must fit its box, players and deck.
@@ -491,6 +510,7 @@ def _check_house_rules(doc: Document, here: tuple, entry: dict, rules: HouseRule
     at = here + ("house_rules",)
     players = entry.get("players")
     rounds = rules.rounds or box.campaign_rounds
+    _check_start(doc, here, entry, rules, box, hand, sink)
     for index, number in enumerate(entry.get("house_rules", {}).get("transfer", {}).get("rounds", ())):
         if number > rounds:
             where = at + ("transfer", "rounds", index)

@@ -30,7 +30,7 @@ concatenation of the named pieces of `ObservationLayout.pieces`
 
     seat                n        1 for the observing Community
     round               1        round / rounds
-    populations         n        population / starting population
+    populations         n        population / scale (the starting population, or a target's reach if larger)
     round_gains         n        Survivors gained this round / starting population
     factions            F x 3    1 at (Faction, variant basic/positive/negative) in play (fixed: basic)
     hand                N        1 for each card in the observer's hand
@@ -49,6 +49,8 @@ concatenation of the named pieces of `ObservationLayout.pieces`
     trick_trumps        n        1 where that play trumps
     voids               n x F    the Factions each Community is known to lack
     turned_up           N        the card the hand turned up, while it lies on the Reserve (only with turn_up)
+    teams               n x T    1 at (seat, its team), T teams (only with hand.teams)
+    team_scores         T        each team's score / scale (only with hand.teams)
 
 Every value lies in [-BOUND, BOUND] (a population many times the starting one is cut
 off there).
@@ -222,7 +224,9 @@ class ObservationLayout:
         self.faction_index = {name: i for i, name in enumerate(self.factions)}
         F = len(self.factions)
         self.cards, self.players = N, n
-        self.starting = max(1, setup.starting_population)
+        # the scale of a score: the starting population, or a target's reach for a score counted up from 0
+        target = [abs(t) for t in setup.target or () if t is not None]
+        self.starting = max(1, setup.starting_population, *target)
         self.pieces: tuple[tuple[str, tuple[int, ...]], ...] = (
             ("seat", (n,)), ("round", (1,)), ("populations", (n,)), ("round_gains", (n,)),
             ("factions", (F, len(VARIANTS))), ("hand", (N,)), ("transfer", (n, N)), ("expedition_known", (n, N)),
@@ -231,6 +235,9 @@ class ObservationLayout:
             ("trick_plays", (n, N)), ("trick_trumps", (n,)), ("voids", (n, F)))
         if setup.hand.turn_up:  # (a piece of its own only where it is used: the others keep their shape)
             self.pieces += (("turned_up", (N,)),)
+        self.teams = setup.teams
+        if setup.teams is not None:  # (only with teams: each seat's team, one-hot, and each team's score)
+            self.pieces += (("teams", (n, len(setup.teams))), ("team_scores", (len(setup.teams),)))
         self.slices, start = [], 0
         for name, shape in self.pieces:
             size = 1
@@ -295,6 +302,10 @@ class ObservationLayout:
                 v["trick_trumps"][play["seat"]] = 1 if play["trump"] else 0
         if observation.get("turned_up") is not None and "turned_up" in v:
             v["turned_up"][observation["turned_up"]["id"]] = 1
+        if "teams" in v and observation.get("teams") is not None:
+            for team, seats in enumerate(observation["teams"]):
+                v["teams"][seats, team] = 1
+            v["team_scores"][:] = np.array(observation["team_scores"]) / self.starting
         np.clip(vector, -BOUND, BOUND, out=vector)
         return vector
 

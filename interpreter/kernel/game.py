@@ -1797,6 +1797,8 @@ class Game:
             result["teams"] = [list(team) for team in self.setup.teams]
             result["team_score"] = "pooled" if self.setup.pooled else "each"
             result["winning_teams"] = self.winning_teams()
+        if self.setup.floor != 0:  # only then (Happy DayZ's floor of 0 keeps its keys): what elimination reaches
+            result["floor"] = "none" if self.setup.floor is None else self.setup.floor
         return result
 
 

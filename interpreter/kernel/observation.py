@@ -81,6 +81,8 @@ KEYS: dict[str, Maker] = {
     "round": lambda game, seat: game.round_no,
     "rounds": lambda game, seat: game.setup.rounds,
     "populations": lambda game, seat: list(game.population),
+    "teams": lambda game, seat: [list(team) for team in game.setup.teams],
+    "team_scores": lambda game, seat: game.team_scores(),
     "round_gains": lambda game, seat: list(game.round_gain),
     "factions": lambda game, seat: [{"faction": f, "variant": v} for f, v in game.factions],
     "always": lambda game, seat: list(game.setup.always),
@@ -224,6 +226,8 @@ OPTIONAL: dict[str, Callable[[Any], bool]] = {"dealer": lambda game: game.setup.
                                               "hands_known": lambda game: game.setup.hand.into == "hand" or
                                               bool(game.setup.hand.turn_up) or game.dummy_rule,
                                               "dummy": lambda game: game.dummy_rule,
+                                              "teams": lambda game: game.setup.teams is not None,
+                                              "team_scores": lambda game: game.setup.teams is not None,
                                               "turned_up": lambda game: bool(game.setup.hand.turn_up),
                                               "transfer_sizes": lambda game: game.setup.secret_transfer}
 

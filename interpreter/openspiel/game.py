@@ -85,8 +85,8 @@ class HappyDayzGame(pyspiel.Game):
         else:  # the change of population: at worst all lost; a generous bound on gains
             gain = sum(max(0, c.survivors or 0) for c in setup.cards)
             low, high = -float(setup.starting_population), float(max(gain, setup.starting_population) * setup.rounds * 2)
-            if setup.floor != 0:  # the hand's score goes below 0, or stops elsewhere: as generous a bound below
-                low = -high
+            if setup.floor != 0 or setup.winner == "fewest":  # the hand's score goes below 0, or stops elsewhere,
+                low = -high  # or counts against (the return is then turned: see returns): as generous a bound below
         cards = len(setup.cards)
         # A round: the Transfer passes, then at most one trick per card (the kernel stops a round past
         # that), each with a play per Community and some choices; then a Faction change or a drawn power.
@@ -200,7 +200,10 @@ class HappyDayzState(pyspiel.State):
             return [0.0] * game.n
         if self.table.owner.returns_kind == "win":
             return [1.0 if seat in game.winners else -1.0 for seat in range(game.n)]
-        return [float(p - game.setup.starting_population) for p in game.population]
+        start = game.setup.starting_population
+        if game.setup.winner == "fewest":  # the hand's score counts against (score.winner): less is better
+            return [float(start - p) for p in game.population]
+        return [float(p - start) for p in game.population]
 
     def __str__(self) -> str:
         game = self.game

@@ -108,7 +108,9 @@ class HappyDayzEnv(AECEnv):
                 if self.returns == "win":
                     self.rewards[a] = 1.0 if seat in game.winners else -1.0
                 else:
-                    self.rewards[a] = float(game.population[seat] - self.setup.starting_population)
+                    gained = float(game.population[seat] - self.setup.starting_population)
+                    # (a score that counts against, score.winner fewest: less is better, the reward is turned)
+                    self.rewards[a] = -gained if self.setup.winner == "fewest" else gained
                 self.terminations[a] = True
             self.infos = {a: {"result": game.result()} for a in self.agents}
         else:

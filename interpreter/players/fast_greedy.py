@@ -33,8 +33,8 @@ from happydayz.kernel.game import Decision
 from happydayz.kernel.setup import GameSetup
 from happydayz.language import vm
 from happydayz.players.agents import card_ids
-from happydayz.players.greedy import (CHOICE, ME, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
-                                      _finish_hook, _Probe, _run_hook)
+from happydayz.players.greedy import (CHOICE, ME, OVERTAKE, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
+                                      _finish_hook, _Probe, _run_hook, overtakes)
 
 #: Decision kinds GreedyAgent answers by its own rules; any other kind gets a random legal option.
 KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power",
@@ -56,6 +56,7 @@ class _HookTable:
         self.hooks = in_play.hooks
         self.card_hooks = in_play.card_hooks
         self.seat = seat
+        self.sign = model.sign  # (a hook's gain counts against where the fewest win: PowerModel.sign)
         cards = model.cards
         self.by_faction: dict[str, list[int]] = {}
         for c in in_play.cards:
@@ -77,7 +78,7 @@ class _HookTable:
             request = vm.run(probe, frame, program)
             if request is not None:
                 _finish_hook(probe, frame, program, request)
-        return float(probe.scores[seat])
+        return float(self.sign * probe.scores[seat])
 
     def h(self, faction: str, count: int) -> float:
         """The hooks' score for `count` cards of `faction` (clamped to the Faction's cards in play)."""
@@ -100,7 +101,7 @@ class _HookTable:
                 probe.zones.clear()
                 probe.zones[self._key] = [card]
                 _run_hook(probe, hook[0], hook[1], self.seat, card)
-                got = float(probe.scores[self.seat])
+                got = float(self.sign * probe.scores[self.seat])
             self._own[card] = got
         return got
 
@@ -125,8 +126,11 @@ class FastEstimate(Estimate):
         self.cards = cards = model.cards
         self.obs = obs
         self.me = me = obs["seat"]
-        self.n = obs["players"]
+        self.n = n = obs["players"]
         self.rng = rng
+        self.sign = model.sign
+        self.team = model.team_of.get(me) or frozenset((me,))  # (Estimate's: my team's seats, the other teams)
+        self.rivals = len(model.teams) - 1 if model.teams else n - 1
         in_play = self.in_play = model.in_play(obs)
         self.hand = card_ids(obs, "hand")
         self.transfer = card_ids(obs, "transfer")
@@ -185,7 +189,7 @@ class FastEstimate(Estimate):
     def m(self, card: int) -> float:
         got = self._m.get(card)
         if got is None:
-            got = float(self.cards[card].survivors)
+            got = float(self._survivors_of(card))
             if self.hooked:
                 if self.hooks:
                     got += self._gain(self.cards[card].faction, card in self._mine_set)
@@ -283,6 +287,8 @@ class FastGreedyAgent(GreedyAgent):
         table_s = float(sum(map(survivors, table_cards)))
         enc_m = enc_item.m if enc_item else 0.0
         share = 1.0 / max(n - 1, 1)
+        rival_share = 1.0 / max(est.rivals, 1)  # (the others' gain is shared among the other teams)
+        team = est.team  # my team's seats: my partner's winning card wins for me too
         per_led: dict = {}
         memo = est._memo
         hand_worth = self.hand_worth
@@ -305,16 +311,16 @@ class FastGreedyAgent(GreedyAgent):
             if trump and rules.blocks_led_power:
                 profile = _NO_POWER
             card_m = m(card)
-            contest = led is not None and best is not None and best[0] == me
+            contest = led is not None and best is not None and best[0] in team
             p_win = 1.0 if contest else 0.0
-            likely = best[0] if best is not None and best[0] != me else (rest[0] if rest else leader)
+            likely = best[0] if best is not None and best[0] not in team else (rest[0] if rest else leader)
             if contest:
                 worth = table_m + card_m + enc_m
                 biggest = 0.0
                 bval = None if best[2] else cards[best[1]].value
                 for seat, add in adds:
                     worth += add.m
-                    if bval is None:
+                    if bval is None or seat in team:  # (my partner beating the best card still wins for my team)
                         continue
                     beat = memo.get(("beat", led, bval, side, seat))
                     if beat is None:
@@ -329,21 +335,26 @@ class FastGreedyAgent(GreedyAgent):
                 trick_s = table_s + survivors(card) + add_s
                 if p_win > 0:
                     u_win = self._plain(est, profile, True, table_cards + [card], add_m, trick_m, trick_s, enc_item,
-                                        share)
+                                        share, rival_share)
                 if p_win < 1:
-                    u_lose = self._plain(est, profile, False, (), add_m, trick_m, trick_s, enc_item, share)
+                    u_lose = self._plain(est, profile, False, (), add_m, trick_m, trick_s, enc_item, share,
+                                         rival_share)
             else:  # GreedyAgent's _utility of the whole trick
                 items = items0 + [est.item(card)] + [a for _, a in adds]
                 if p_win > 0:
                     u_win = self._utility_of(est, profile, items, enc_item, me)
                 if p_win < 1:
                     u_lose = self._utility_of(est, profile, items, enc_item, likely)
-            scores.append(p_win * u_win + (1 - p_win) * u_lose - hand_worth(est, card))
+            score = p_win * u_win + (1 - p_win) * u_lose - hand_worth(est, card)
+            if len(team) > 1 and best is not None and best[0] == me and overtakes(cards, plays0, led0, side, team,
+                                                                                   rest):
+                score -= OVERTAKE  # (GreedyAgent's: my partner's card wins already, no rival plays after me)
+            scores.append(score)
         return scores
 
     @staticmethod
     def _plain(est, profile: OnWin, i_win: bool, real: list, add_m: float, trick_m: float, trick_s: float,
-               enc: Item | None, share: float) -> float:
+               enc: Item | None, share: float, rival_share: float | None = None) -> float:
         """_plain_utility from sums: the trick (real cards, the others' likely additions) and the Encounter card."""
         mine = others = 0.0
         gained: list[int] = []
@@ -376,7 +387,7 @@ class FastGreedyAgent(GreedyAgent):
         if i_win:
             mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
             mine += est.set_worth(gained) + gained_m
-        return mine - others * share
+        return mine - others * (share if rival_share is None else rival_share)
 
     def decide(self, observation: dict, decision: Decision) -> int:
         if self.model is not None and decision.kind not in KNOWN_KINDS and len(decision.options) > 1:

@@ -276,7 +276,15 @@ class PowerModel:
         self._on_win: dict[tuple, OnWin] = {}
         self._sites: dict[tuple, list] = {}
         self._statics: dict[tuple, InPlay] = {}
-        self.survivors = tuple(c.survivors for c in setup.cards)  # card id -> its Survivors
+        # Every worth the agent reckons is to its taker's good: where the fewest win (the hand's score.winner),
+        # a card's Survivors and a power's gain count against, so they are turned round (sign -1).
+        self.sign = -1 if setup.winner == "fewest" else 1
+        survivors = tuple(c.survivors for c in setup.cards)
+        self.survivors = survivors if self.sign == 1 else tuple(-v for v in survivors)  # card id -> its worth
+        # My team (the hand's teams): the seats whose tricks and score are mine too; alone without teams. A rival
+        # is another team (another Community without teams): what the others gain is shared among the rivals.
+        self.teams = setup.teams
+        self.team_of = {seat: frozenset(team) for team in setup.teams for seat in team} if setup.teams else {}
         self._spread: dict[str, tuple | None] = {}
 
     def ir(self, power) -> dict:
@@ -313,7 +321,10 @@ class PowerModel:
         key = (faction, variant)
         if key not in self._on_win:
             vir = self._variant_ir(self.setup.faction_power[faction], variant)
-            self._on_win[key] = analyse_on_win(vir["hooks"]["on_win"])
+            profile = analyse_on_win(vir["hooks"]["on_win"])
+            if self.sign != 1:  # (a gain on winning counts against where the fewest win)
+                profile.score = -profile.score
+            self._on_win[key] = profile
         return self._on_win[key]
 
     def end_hooks(self, obs: Mapping) -> list[tuple]:
@@ -514,6 +525,9 @@ class Estimate:
         self.me = me = obs["seat"]
         self.n = n = obs["players"]
         self.rng = rng
+        self.sign = model.sign
+        self.team = model.team_of.get(me) or frozenset((me,))  # my team's seats (mine alone without teams)
+        self.rivals = len(model.teams) - 1 if model.teams else n - 1  # the other teams (Communities)
         in_play = self.in_play = model.in_play(obs)
         # the card lists by their ids (a seat view makes no label dicts for them)
         self.hand = hand = card_ids(obs, "hand")
@@ -619,7 +633,7 @@ class Estimate:
                 hook = card_hooks.get(c)
                 if hook is not None:
                     _run_hook(probe, hook[0], hook[1], me, c)
-        return sum(map(self._survivors_of, mine)) + probe.scores[me]
+        return sum(map(self._survivors_of, mine)) + self.sign * probe.scores[me]
 
     def m(self, card: int) -> float:
         """The worth of one card to me if it ends in my Expedition zone."""
@@ -627,7 +641,7 @@ class Estimate:
         if got is not None:
             return got
         if not self.hooks and not self.card_hooks:
-            value = float(self.cards[card].survivors)
+            value = float(self._survivors_of(card))
         else:
             key = self._mine
             samples = self.samples
@@ -728,7 +742,8 @@ class Estimate:
             pool = sorted(self.unseen, key=self.model.survivors.__getitem__)[: max(len(self.unseen) // 3, 1)]
         spec = None
         if pool:
-            pool.sort(key=lambda c: (cards[c].survivors, cards[c].value or 0))
+            worth = self._survivors_of
+            pool.sort(key=lambda c: (worth(c), cards[c].value or 0))
             spec = cards[pool[len(pool) // 2]]
         memo[key] = spec
         return spec
@@ -747,7 +762,8 @@ class Estimate:
         got = self._items.get(card)
         if got is None:
             spec = self.cards[card]
-            got = self._items[card] = Item(spec.faction, spec.value, float(spec.survivors), self.m(card), card)
+            got = self._items[card] = Item(spec.faction, spec.value, float(self._survivors_of(card)), self.m(card),
+                                           card)
         return got
 
 
@@ -771,11 +787,23 @@ def _best_play(cards, plays: list[tuple[int, int, bool]], led: str | None, high:
     return follow[1] if follow is not None else None
 
 
+#: What beating my partner's winning card costs when no rival plays after me (a good card spent for nothing).
+OVERTAKE = 0.5
+
+
+def overtakes(cards, plays0, led0, side: str, team, rest) -> bool:
+    """Whether the trick so far is my partner's and no rival is still to play: my card beating it gains nothing."""
+    if not plays0 or led0 is None or any(seat not in team for seat in rest):
+        return False
+    before = _best_play(cards, plays0, led0, side == "+")
+    return before is not None and before[0] in team
+
+
 def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
     """GreedyAgent._utility for a power that deals nothing, moves no part of the trick and sheds nothing:
     the same sums in the same order, without the general case's bookkeeping."""
     n = est.n
-    i_win = winner == est.me
+    i_win = winner in est.team  # (my partner's trick is my team's: its score is mine too)
     gained: list[Item] = []
     share = 1.0 / max(n - 1, 1)
     mine, others = _send(items, profile.trick, i_win, share, gained, 0.0, 0.0)
@@ -785,7 +813,7 @@ def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item
         mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
     mine += est.set_worth([x.card for x in gained if x.card is not None], [])
     mine += sum(x.m for x in gained if x.card is None)
-    return mine - others / max(n - 1, 1)
+    return mine - others / max(est.rivals, 1)
 
 
 def _without(items: list[Item], gone: list[Item]) -> list[Item]:
@@ -1100,7 +1128,8 @@ class GreedyAgent:
         # (the chances depend on the Faction led, the seat and the card to beat: worked out once
         # per decision, in _follows and _beats; what each seat adds, once per Faction led)
         trick_worth = sum(i.m for i in items) + (enc_item.m if enc_item else 0.0)
-        p_win = 1.0 if best is not None and best[0] == me else 0.0
+        team = est.team  # (my partner's winning card wins for me too: I need not beat it)
+        p_win = 1.0 if best is not None and best[0] in team else 0.0
         likely_winner = best[0] if best is not None else (rest[0] if rest else leader)
         if led is None:
             p_win = 0.0
@@ -1110,14 +1139,14 @@ class GreedyAgent:
         adds = memo.get(("adds", led))
         if adds is None:
             adds = memo["adds", led] = self._additions(est, led, rest, voids)
-        contest = best is not None and best[0] == me
+        contest = best is not None and best[0] in team
         if contest and not best[2]:
             bval = cards[best[1]].value
         for seat, add in adds:
             items.append(add)
             trick_worth += add.m
-            # can this seat beat the best card?
-            if not contest:
+            # can this seat beat the best card? (my partner beating it still wins for my team)
+            if not contest or seat in team:
                 continue
             if best[2]:
                 beat = 0.0
@@ -1130,7 +1159,7 @@ class GreedyAgent:
             if p_beat > biggest:
                 biggest, likely_winner = p_beat, seat
             p_win *= 1.0 - p_beat
-        if best is not None and best[0] != me:
+        if best is not None and best[0] not in team:
             likely_winner = best[0]
         profile = memo.get(("on win", led))
         if profile is None:
@@ -1143,7 +1172,10 @@ class GreedyAgent:
             u_win = self._utility_of(est, profile, items, enc_item, me)
         if p_win < 1:
             u_lose = self._utility_of(est, profile, items, enc_item, likely_winner)
-        return p_win * u_win + (1 - p_win) * u_lose
+        score = p_win * u_win + (1 - p_win) * u_lose
+        if len(team) > 1 and best is not None and best[0] == me and overtakes(cards, plays0, led0, side, team, rest):
+            score -= OVERTAKE  # my partner's card wins already and no rival plays after me: mine is spent for nothing
+        return score
 
     def _additions(self, est: Estimate, led: str | None, rest: list[int], voids) -> list[tuple[int, Item]]:
         """(seat, what it probably adds) for each seat still to play, in turn, when `led` is led."""
@@ -1220,7 +1252,7 @@ class GreedyAgent:
         lost: list[int] = []  # cards that leave it
         mine = 0.0  # gains known only as an expectation
         others = 0.0
-        i_win = winner == me
+        i_win = winner in est.team  # (my partner's trick is my team's)
         share = 1.0 / max(n - 1, 1)
         led_hint = items[0].faction if items else None
         remaining = list(items)
@@ -1234,7 +1266,7 @@ class GreedyAgent:
             for attr, direction in reversed(order):
                 dealt.sort(key=lambda x: getattr(x, attr, 0) or 0, reverse=direction == "highest")
             for i, x in enumerate(dealt):
-                if (winner + i) % n == me:
+                if (winner + i) % n in est.team:
                     gained.append(x)
                 else:
                     others += x.survivors
@@ -1273,7 +1305,7 @@ class GreedyAgent:
             mine += 0.3 * sum(s.count for s in profile.sheds if s.source == "held")
         mine += est.set_worth([x.card for x in gained if x.card is not None], lost)
         mine += sum(x.m for x in gained if x.card is None)
-        return mine - others / max(n - 1, 1)
+        return mine - others / max(est.rivals, 1)
 
     # --------------------------------------------------------------- choices
     def _choose(self, est: Estimate, decision: Decision) -> int:
@@ -1309,10 +1341,13 @@ class GreedyAgent:
         return out
 
     def _population_leader(self, obs, seats: list[int]) -> int:
-        return max(seats, key=lambda s: (obs["populations"][s] + obs["round_gains"][s], -s))
+        """The seat doing best (the highest score, the lowest where the fewest win)."""
+        sign = self.model.sign
+        return max(seats, key=lambda s: (sign * (obs["populations"][s] + obs["round_gains"][s]), -s))
 
     def _weakest(self, obs, seats: list[int]) -> int:
-        return min(seats, key=lambda s: (obs["populations"][s] + obs["round_gains"][s], s))
+        sign = self.model.sign
+        return min(seats, key=lambda s: (sign * (obs["populations"][s] + obs["round_gains"][s]), s))
 
     def _choose_card(self, est: Estimate, decision: Decision, site, uses, stop) -> int:
         me = est.me
@@ -1446,7 +1481,7 @@ class GreedyAgent:
             if st.get("node") == "Score":
                 amount = st.get("amount") or {}
                 value = amount.get("value", 1) if amount.get("node") == "IntLit" else 1
-                sign = st.get("sign", 1)
+                sign = st.get("sign", 1) * self.model.sign  # (a gain counts against where the fewest win)
                 worth += sign * value if st.get("whom") is None else -sign * value
             elif st.get("node") == "Move":
                 moved, _ = self._moved_worth(est, st, site)

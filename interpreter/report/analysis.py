@@ -62,7 +62,7 @@ def _seat_section(games: list[GameRecord]) -> dict[int, dict]:
                 "win": rate(wins, total),
                 "p_value": proportion_z_test(wins, total, fair) if fair else None,
                 "population": mean_interval(g.final_populations[seat] for g in group),
-                "eliminated": rate(sum(1 for g in group if g.final_populations[seat] == 0), total),
+                "eliminated": rate(sum(1 for g in group if _at_floor(g, g.final_populations[seat])), total),
             })
         leader = None
         with_leader = [g for g in group if g.first_leader is not None]
@@ -79,13 +79,18 @@ def _seat_section(games: list[GameRecord]) -> dict[int, dict]:
     return out
 
 
+def _at_floor(g: GameRecord, population: int) -> bool:
+    """Whether a final population is at the game's floor: eliminated (0 by default; no floor: never)."""
+    return g.floor is not None and population <= g.floor
+
+
 def _group_metrics(group: list[GameRecord]) -> dict:
     total = len(group)
     with_leader = [g for g in group if g.first_leader is not None]
     return {
         "games": total,
         "population": mean_interval(p for g in group for p in g.final_populations),
-        "eliminated": rate(sum(1 for g in group if min(g.final_populations) == 0), total),
+        "eliminated": rate(sum(1 for g in group if any(_at_floor(g, p) for p in g.final_populations)), total),
         "no_winner": rate(sum(1 for g in group if not g.winners), total),
         "shared": rate(sum(1 for g in group if _won(g) > 1), total),
         "rounds": mean_interval(g.rounds for g in group),
@@ -183,11 +188,12 @@ def analyse(results: Results) -> dict:
         cells[short[g.cell]].append(g)
     populations = [p for g in games for p in g.final_populations]
     winning = [max(g.final_populations) for g in games if g.winners]
-    zeros = Counter(sum(1 for p in g.final_populations if p == 0) for g in games)
+    zeros = Counter(sum(1 for p in g.final_populations if _at_floor(g, p)) for g in games)
     bots = sorted({", ".join(g.bots) for g in games if g.bots})
     return {
         "overall": _group_metrics(games),
         "players": sorted({g.players for g in games}),
+        "floors": sorted({"none" if g.floor is None else g.floor for g in games}, key=str),
         "bots": bots,
         "seats": _seat_section(games),
         "teams": _team_section(games),

@@ -35,6 +35,8 @@ def _table(head: list[str], rows: Iterable[list[str]]) -> list[str]:
 
 def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Path) -> str:
     overall = analysis["overall"]
+    floors = analysis.get("floors", [0])  # the hands' floors (docs/rules.md: elimination reaches the floor)
+    at_floor = "at 0" if floors in ([], [0]) else "at the floor"
     games = overall["games"]
     lines = ["# Balance report", ""]
     source = f"`{results.path.name}`: {games} games ({results.kind} results)"
@@ -61,8 +63,8 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
         ["games", str(games)],
         ["rounds played (mean)", _num(overall["rounds"], 2)],
         ["final population (mean, every Community)", _num(overall["population"])],
-        ["a Community at 0 at the end (elimination)", _pct(overall["eliminated"])],
-        [f"every Community at 0 ({NOBODY_WINS})", _pct(overall["no_winner"])],
+        [f"a Community {at_floor} at the end (elimination)", _pct(overall["eliminated"])],
+        [f"every Community {at_floor} ({NOBODY_WINS})", _pct(overall["no_winner"])],
         ["shared wins", _pct(overall["shared"])],
         ["the first leader wins", _pct(overall["leader_win"])],
     ])
@@ -163,9 +165,16 @@ def _markdown(results: Results, analysis: dict, images: dict[str, Path], out: Pa
     lines += ["", f"![Game length]({images['rounds'].name})"]
 
     lines += ["", "## Elimination", ""]
-    lines.append("A game ends at the count where a Community reaches 0 Survivors.")
+    if at_floor == "at 0":
+        lines.append("A game ends at the count where a Community reaches 0 Survivors.")
+    elif floors == ["none"]:
+        lines.append("The scores have no floor (score.floor: none): nobody is eliminated, a game ends at its "
+                     "target or after its last round.")
+    else:
+        lines.append("A game ends at the count where a Community reaches the hand's floor ("
+                     + ", ".join(map(str, floors)) + "); with no floor (none) nobody is eliminated.")
     lines += [""]
-    lines += _table(["Communities at 0 at the end", "share of games"],
+    lines += _table([f"Communities {at_floor} at the end", "share of games"],
                     [[str(k), _pct(v)] for k, v in analysis["communities_at_zero"].items()])
     lines += ["", f"![Elimination]({images['elimination'].name})"]
 

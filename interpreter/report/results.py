@@ -64,6 +64,7 @@ class GameRecord:
     bots: tuple[str, ...] | None = None
     teams: tuple[tuple[int, ...], ...] | None = None  # the hand's teams (a team wins together), if it had any
     pooled: bool = False  # a team keeps one score (each Community shows it), not each its own
+    floor: int | None = 0  # the hand's floor, which elimination reaches (None: no floor, nobody eliminated)
 
 
 @dataclass
@@ -131,12 +132,17 @@ def _record(data: Any, index: int, cell: str, where: tuple[str, int], path: Path
         if seats is None or sorted(seats) != list(range(players)) or not all(_is_int(s) for s in seats):
             raise bad(f"'teams' must list each seat from 0 to {players - 1} in one team")
         teams = tuple(tuple(team) for team in teams)
+    floor = data.get("floor", 0)
+    if floor == "none":
+        floor = None
+    elif not _is_int(floor):
+        raise bad("'floor' must be a whole number or \"none\" (left out: 0)")
     raw_bots = data.get("bots", bots)
     return GameRecord(index=data.get("game", index) if _is_int(data.get("game")) else index, players=players,
                       rounds=rounds, final_populations=list(populations), winners=sorted(set(winners)), cell=cell,
                       factions=parsed_factions, first_leader=leader, powers=powers,
                       bots=tuple(str(b) for b in raw_bots) if isinstance(raw_bots, (list, tuple)) else None,
-                      teams=teams, pooled=data.get("team_score") == "pooled")
+                      teams=teams, pooled=data.get("team_score") == "pooled", floor=floor)
 
 
 def _cell_label(cell: Any) -> str:

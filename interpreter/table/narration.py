@@ -291,7 +291,8 @@ class Narrator:
         return [f"Power drawn: {e['name']}."]
 
     def _game_over(self, e: dict) -> list[str]:
-        return ["Game over. " + winners_text(e["winners"], you=self.viewer, teams=e.get("teams"))]
+        return ["Game over. " + winners_text(e["winners"], you=self.viewer, teams=e.get("teams"),
+                                             floor=self.game.setup.floor)]
 
 
 def _same_score(one: dict, other: dict) -> bool:

@@ -438,6 +438,9 @@ class TableSession:
         }
         if game.setup.teams is not None:  # the hand's teams (only then, so that other views keep their keys)
             view["teams"] = [list(team) for team in game.setup.teams]
+            view["team_scores"] = game.team_scores()
+        if game.setup.floor != 0:  # the hand's floor (only when it is not 0): what "nobody wins" is measured by
+            view["floor"] = "none" if game.setup.floor is None else game.setup.floor
         return view
 
 

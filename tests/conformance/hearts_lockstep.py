@@ -7,7 +7,7 @@ lays its own). Then at every decision both engines must ask the same player, for
 move (OpenSpiel's pass is three card choices by one player, then the next player's three: so is
 the kernel's), with the same legal cards (mapped card for card); one of them, chosen at random, is
 applied to both. At the end every player's points must agree: OpenSpiel's return is 26 less the
-points, the kernel's round delta is minus the points (a Survivor lost per point).
+points, the kernel's round delta is the points (the box's score counts the points taken).
 
     python tests/conformance/hearts_lockstep.py --hands 2000            # the defaults
     python tests/conformance/hearts_lockstep.py --hands 200 --setting jd_bonus=true
@@ -189,7 +189,7 @@ def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, f
     if not game.over:
         raise Mismatch(f"seed {seed}: OpenSpiel's hand is over, the kernel still asks "
                        f"{game.decision.kind if game.decision else game.phase}")
-    points_ours = [-d for d in game.last_deltas]
+    points_ours = list(game.last_deltas)  # (the box's score is the points taken: a heart 1, the queen 13)
     points_theirs = [26 - r for r in state.returns()]
     if points_ours != points_theirs:
         raise Mismatch(f"seed {seed}: points differ at the end: kernel {points_ours}, OpenSpiel {points_theirs}\n"

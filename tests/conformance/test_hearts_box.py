@@ -28,9 +28,15 @@ def test_the_box_holds_a_52_card_deck_of_four_suits_whose_points_are_the_hearts_
     assert list(box.factions) == ["Clubs", "Diamonds", "Hearts", "Spades"] and box.always == ()
     cards = [c for f in box.factions.values() for c in f.cards]
     assert len(cards) == 52 and sorted({c.value for c in cards}) == list(range(2, 15))
-    assert sum(c.survivors for c in cards) == -26
+    assert sum(c.survivors for c in cards) == 26  # the score counts the points taken
     assert {c.label: c.survivors for c in cards if c.survivors} == {
-        **{f"Hearts {v}": -1 for v in range(2, 15)}, "Spades 12": -13}
+        **{f"Hearts {v}": 1 for v in range(2, 15)}, "Spades 12": 13}
+
+
+def test_the_score_is_the_points_taken_to_a_target_of_100_and_the_fewest_win():
+    setup, _ = prepare(ENV, SCENARIO)
+    assert (setup.starting_population, setup.floor, setup.target, setup.winner) == (0, None, (100, None), "fewest")
+    assert setup.elimination  # (on, but a score with no floor eliminates nobody: the target ends the game)
 
 
 def test_cards_are_shown_as_players_know_them():
@@ -54,9 +60,9 @@ def test_the_bots_play_whole_games_to_100(bots):
                       express="ismcts" in bots)
     for game in result["games"]:
         populations = game["final_populations"]
-        assert game["winners"] == [s for s in range(4) if populations[s] == max(populations)]
-        if "ismcts" not in bots:  # a whole game: it ends when somebody has taken 100 points
-            assert min(populations) == 0 and game["rounds"] >= 4
+        assert game["winners"] == [s for s in range(4) if populations[s] == min(populations)]  # the fewest win
+        if "ismcts" not in bots:  # a whole game: it ends in the hand in which somebody reaches 100 points
+            assert max(populations) >= 100 and game["rounds"] >= 4
 
 
 def test_every_hand_hands_out_the_26_points():
@@ -66,7 +72,7 @@ def test_every_hand_hands_out_the_26_points():
         rng = random.Random(seed)
         while not game.over:
             game.apply(rng.randrange(len(game.decision.options)))
-        points = [-d for d in game.last_deltas]
+        points = list(game.last_deltas)  # the score counts the points taken
         assert sum(points) in (26, 78), points  # 78: somebody shot the moon (0 for it, 26 for each other)
 
 
@@ -76,7 +82,7 @@ def test_play_in_the_terminal_to_the_end(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "Choose a card to pass to your" in out and "Game over" in out
     hand = re.search(r"Your hand: (.*)", out).group(1)
-    assert re.fullmatch(r"((10|[2-9JQKA])[♣♦♥♠]( \(−1\)| \(−13\))?(, )?)+", hand), hand
+    assert re.fullmatch(r"((10|[2-9JQKA])[♣♦♥♠]( \(\+1\)| \(\+13\))?(, )?)+", hand), hand
     assert re.search(r"Trick won by Community \d: Clubs led on the \+ side - 2♣, ", out)
 
 
@@ -86,7 +92,7 @@ def test_serve_shows_the_names_and_plays_to_the_end():
     assert view["decision"]["kind"] == "transfer"
     names = [card["name"] for card in view["hand"]]
     assert len(names) == 13 and all(re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]", n) for n in names)
-    assert all(re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]( \(−1\)| \(−13\))?", o["label"]) for o in view["decision"]["options"])
+    assert all(re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]( \(\+1\)| \(\+13\))?", o["label"]) for o in view["decision"]["options"])
     while not session.over:
         session.answer(0)
     assert session.game.over
@@ -110,7 +116,7 @@ def _random_hand(scenario: str, seed: int) -> tuple[Game, list[str]]:
 def test_the_omnibus_scenario_sets_the_jack_of_diamonds_option():
     for seed in range(10):
         game, _ = _random_hand("hearts/2", seed)
-        assert sum(-d for d in game.last_deltas) in (16, 68)  # 26 less the jack's 10 (78 - 10 with a moon)
+        assert sum(game.last_deltas) in (16, 68)  # 26 less the jack's 10 (78 - 10 with a moon)
 
 
 def test_the_scenario_without_passing_asks_no_pass():

@@ -65,9 +65,13 @@ def test_a_pooled_team_keeps_one_score_and_its_partners_show_it():
 
 
 def test_a_game_without_teams_keeps_its_result_keys():
-    game = Game(_setup("score_below_zero"), 1)
+    game = Game(_setup("score_target_fewest"), 1)  # (the floor of 0: no key of its own)
     play_game(game, make_bots(["random"] * 3, 1))
     assert sorted(game.result()) == ["final_populations", "rounds", "seed", "winners"]
+    game = Game(_setup("score_below_zero"), 1)  # another floor, or none: the result says it (the report reads it)
+    play_game(game, make_bots(["random"] * 3, 1))
+    assert sorted(game.result()) == ["final_populations", "floor", "rounds", "seed", "winners"]
+    assert game.result()["floor"] == "none"
 
 
 def test_simulate_counts_a_teams_win_once_for_the_team_never_for_each_partner():

@@ -178,7 +178,10 @@ function show(view) {
     // with teams, a team wins together: one win of the team, never one of each of its Communities
     const won = view.teams ? view.teams.map((t, i) => [t, i]).filter(([t]) => w.includes(t[0]))
       .map(([t, i]) => `Team ${i} (${t.map(community).join(" and ")})`) : w.map(community);
-    result.textContent = "Game over: " + (w.length === 0 ? "nobody has a Survivor left." :
+    // nobody wins when every score is at the floor: no Survivor left at 0, else the floor is named
+    const nobody = view.floor === undefined || view.floor === "none" ? "nobody has a Survivor left." :
+      `nobody wins: ${view.teams ? "every team's score" : "every score"} is at the floor, ${view.floor}.`;
+    result.textContent = "Game over: " + (w.length === 0 ? nobody :
       won.length === 1 ? `${won[0]} wins.` : won.join(" and ") + " share the win.") +
       " Final populations: " + view.communities.map((c) => `${community(c.seat)} ${c.population}`).join(", ");
     result.classList.remove("hidden");
