@@ -84,7 +84,10 @@ class HappyDayzGame(pyspiel.Game):
             low, high = -1.0, 1.0
         else:  # the change of population: at worst all lost; a generous bound on gains
             gain = sum(max(0, c.survivors or 0) for c in setup.cards)
-            low, high = -float(setup.starting_population), float(max(gain, setup.starting_population) * setup.rounds * 2)
+            # (a score that starts at 0 and that only powers raise, to a target: the target sets the scale)
+            target = max((abs(t) for t in setup.target or () if t is not None), default=0)
+            scale = max(gain, setup.starting_population, target, 1)
+            low, high = -float(setup.starting_population), float(scale * setup.rounds * 2)
             if setup.floor != 0 or setup.winner == "fewest":  # the hand's score goes below 0, or stops elsewhere,
                 low = -high  # or counts against (the return is then turned: see returns): as generous a bound below
         cards = len(setup.cards)
