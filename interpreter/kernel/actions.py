@@ -209,7 +209,8 @@ def _auction_bids(setup: GameSetup, factions: tuple[str, ...]) -> tuple:
         elif kind == "factions":
             values.update(dict.fromkeys((None, f) for f in factions))
         else:
-            values.update(dict.fromkeys((n, f) for n in range(stage.bids[1], stage.bids[2] + 1) for f in factions))
+            values.update(dict.fromkeys((n, f) for n in range(stage.bids[1], stage.bids[2] + 1)
+                                        for f in factions + ((None,) if len(stage.bids) > 3 else ())))
     return (*values, "pass")
 
 

@@ -182,9 +182,10 @@ def test_scenarios_lists_all_18(capsys):
     assert "Soldiers (+)" in out and "Bunker" in out
     code, out, _ = run(capsys, "scenarios", "--json")
     records = json.loads(out)
-    assert len(records) == 18 + 3 + 6  # and the classic boxes' own: Hearts' three, Oh Hell's six
+    assert len(records) == 18 + 3 + 6 + 2  # and the classic boxes' own: Hearts' three, Oh Hell's six, Bridge's two
     assert [r["id"] for r in records if r["id"].startswith("hearts/")] == ["hearts/1", "hearts/2", "hearts/3"]
     assert [r["id"] for r in records if r["id"].startswith("oh-hell/")] == [f"oh-hell/{n}" for n in (1, 3, 4, 5, 6, 7)]
+    assert [r["id"] for r in records if r["id"].startswith("bridge/")] == ["bridge/1", "bridge/2"]
     wf2 = next(r for r in records if r["id"] == "woodstock-fever/2")
     assert {"faction": "Soldiers", "variant": "positive"} in wf2["factions"]
 
