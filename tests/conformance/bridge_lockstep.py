@@ -97,7 +97,7 @@ class Laying:
     declarer: str = "declarer"  # or "last_bidder": the side's last bidder (the box's own auction's rule)
     strain: str = "contract"  # or "no_trump": every contract laid as no trump
     doubling: bool = True  # False: every contract laid undoubled
-    level_shift: int = 0  # a level less (or more) than the contract's
+    level_shift: int = 0  # a level more than the contract's (less, past 7)
     dummy: str | None = None  # the kernel's hand.dummy instead of the box's (a control: "none")
 
 
@@ -158,7 +158,8 @@ def lay_auction(seed: int, game: Game, dealer: int, contract: Contract | None, l
     else:
         bidder = contract.declarer if laying.declarer == "declarer" else contract.last_bidder
         strain = 4 if laying.strain == "no_trump" else contract.strain
-        bid = (contract.level + laying.level_shift, STRAINS[strain])
+        level = contract.level + laying.level_shift
+        bid = (level if 1 <= level <= 7 else contract.level - laying.level_shift, STRAINS[strain])
     passes, bid_made = 0, False
     while passes < (3 if bid_made else 4):
         d = game.decision
@@ -314,7 +315,7 @@ CONTROLS = [
     ("every contract in no trump", {}, {}, Laying(strain="no_trump")),
     ("the declarer: the side's last bidder", {}, {}, Laying(declarer="last_bidder")),
     ("the doubling left out", {}, {}, Laying(doubling=False)),
-    ("a level less", {}, {}, Laying(level_shift=-1)),
+    ("a level more", {}, {}, Laying(level_shift=1)),
 ]
 
 
