@@ -220,8 +220,11 @@ class Game:
         option = d.options[index]
         self.answers.append(index)
         if self.record:
-            self.log.append({"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
-                             "answer": option.label})
+            event = {"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
+                     "answer": option.label}
+            if d.decider != d.actor:  # a dummy's decision: who answered it (docs/boxes.md, 'The dummy')
+                event["decider"] = d.decider
+            self.log.append(event)
         self.decision = None
         _ANSWERS[d.kind](self, d, option.value)
 

@@ -201,3 +201,53 @@ def test_a_dummy_without_teams_or_an_auction_is_refused_at_load(tmp_path, capsys
     assert "D062" in text_out and "the dummy is the partner of the auction's winner, but the hand has no teams" \
         in text_out
     assert f"{path}:" in text_out
+
+
+WATCH = """power Watch {
+  added
+
+  mark laid for round
+
+  on enter expedition {
+    if dummy == partner of auction_winner {
+      set laid = true
+    }
+  }
+
+  at end of round {
+    if laid and self == dummy {
+      gain 7
+    }
+  }
+}
+"""
+
+
+def test_a_power_reads_the_dummy(tmp_path):
+    """`dummy` is a built-in Community: the seat laid face up (Community 0 before it is laid)."""
+    text = (MODS / "dummy.scenario.yaml").read_text(encoding="utf-8")
+    text = text.replace("house_rules: {encounter: false}\n",
+                        "added: [Watch]\nadded_powers:\n  - {name: Watch, power: watch.power}\n"
+                        "house_rules: {encounter: false}\n")
+    (tmp_path / "dummy.scenario.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "plain.power").write_text((MODS / "plain.power").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "watch.power").write_text(WATCH, encoding="utf-8")
+    setup = prepare(ENV, tmp_path / "dummy.scenario.yaml", express=True)[0]
+    plain = _setup()  # the same hand without the power: the control
+    checked = 0
+    for seed in range(6):
+        games = [Game(setup, seed), Game(plain, seed)]
+        for game in games:
+            rng = random.Random(seed)
+            while game.decision is not None:
+                game.apply(rng.randrange(len(game.decision.options)))
+        winner = games[0].state.get((AUCTION_STATE["winner"], None))
+        gains, control = games[0].history[0]["deltas"], games[1].history[0]["deltas"]
+        if winner is None:
+            assert gains == control
+            continue
+        dummy = setup.partner_of[winner]
+        # the dummy's own count has the 7 more: nobody else's
+        assert [g - c for g, c in zip(gains, control)] == [7 * (s == dummy) for s in range(4)], (seed, dummy)
+        checked += 1
+    assert checked
