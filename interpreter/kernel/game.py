@@ -880,7 +880,7 @@ class Game:
 
     @staticmethod
     def _bid_label(value, levels: bool = False) -> str:
-        """A bid as the players read it: "3", "Hippies", "2 Hippies"; a level alone of `no_trump`: "3 no trump"."""
+        """A bid as the players read it: a number, a Faction, a level and a Faction; a level alone (no_trump): "3 no trump"."""
         level, faction = value
         if faction is None:
             return f"{level} no trump" if levels else str(level)
