@@ -251,3 +251,25 @@ def test_a_power_reads_the_dummy(tmp_path):
         assert [g - c for g, c in zip(gains, control)] == [7 * (s == dummy) for s in range(4)], (seed, dummy)
         checked += 1
     assert checked
+
+
+def test_every_seat_counts_the_laid_dummys_cards_as_seen():
+    """known_cards (what GreedyAgent and its fast twin take out of the unseen cards) holds the dummy's hand for
+    every other seat once it is laid, from the whole view and from a bot's seat view alike; not before."""
+    from happydayz.kernel.determinize import known_cards
+    from happydayz.kernel.observation import Observation, seat_view
+
+    setup = _setup()
+    seed = _seed_with_a_dummy(setup)
+    game = Game(setup, seed)
+    rng = random.Random(seed)
+    while game.dummy is None:
+        for seat in range(4):
+            others = set().union(*(game.zone("hand", s) for s in range(4) if s != seat))
+            assert not known_cards(game.observe(seat)) & others
+        game.apply(rng.randrange(len(game.decision.options)))
+    dummy = game.dummy
+    for seat in range(4):
+        hand = set(game.zone("hand", dummy))
+        for obs in (game.observe(seat), Observation(lambda s=seat: game.observe(s), seat_view(game, seat))):
+            assert hand <= known_cards(obs)
