@@ -153,7 +153,7 @@ def test_added_powers(library):
     wf, ad = library.boxes["woodstock-fever"], library.boxes["american-dream"]
     assert list(wf.added_powers) == ["Bunker"] and wf.added_powers["Bunker"].power_file.name == "bunker.power"
     assert list(ad.added_powers) == ["Horde"] and ad.added_powers["Horde"].power_file.name == "horde.power"
-    assert set(library.all_added_powers()) == {"Bunker", "Horde", "OhHell"}
+    assert set(library.all_added_powers()) == {"Bunker", "Horde", "OhHell", "Bridge"}
 
 
 def test_promo_cards(library):
