@@ -232,6 +232,8 @@ def test_a_power_reads_the_dummy(tmp_path):
     (tmp_path / "dummy.scenario.yaml").write_text(text, encoding="utf-8")
     (tmp_path / "plain.power").write_text((MODS / "plain.power").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "watch.power").write_text(WATCH, encoding="utf-8")
+    from happydayz.authoring.checking import check_paths
+    assert "W024" not in [d.code for d in check_paths([tmp_path / "dummy.scenario.yaml"], ENV)]  # it has one
     setup = prepare(ENV, tmp_path / "dummy.scenario.yaml", express=True)[0]
     plain = _setup()  # the same hand without the power: the control
     checked = 0
