@@ -49,6 +49,8 @@ concatenation of the named pieces of `ObservationLayout.pieces`
     trick_trumps        n        1 where that play trumps
     voids               n x F    the Factions each Community is known to lack
     turned_up           N        the card the hand turned up, while it lies on the Reserve (only with turn_up)
+    dummy               n        the dummy's seat, once its hand is laid face up (only with hand.dummy)
+    dummy_hand          N        the dummy's hand, face up for everyone once laid (only with hand.dummy)
 
 Every value lies in [-BOUND, BOUND] (a population many times the starting one is cut
 off there).
@@ -232,6 +234,8 @@ class ObservationLayout:
             ("trick_plays", (n, N)), ("trick_trumps", (n,)), ("voids", (n, F)))
         if setup.hand.turn_up:  # (a piece of its own only where it is used: the others keep their shape)
             self.pieces += (("turned_up", (N,)),)
+        if setup.hand.dummy == "partner_of_declarer":  # (the same: a game without a dummy keeps its shape)
+            self.pieces += (("dummy", (n,)), ("dummy_hand", (N,)))
         self.slices, start = [], 0
         for name, shape in self.pieces:
             size = 1
@@ -296,6 +300,11 @@ class ObservationLayout:
                 v["trick_trumps"][play["seat"]] = 1 if play["trump"] else 0
         if observation.get("turned_up") is not None and "turned_up" in v:
             v["turned_up"][observation["turned_up"]["id"]] = 1
+        dummy = observation.get("dummy")
+        if dummy is not None and "dummy" in v:  # laid: its seat, and its hand (the dummy's own: its hand)
+            v["dummy"][dummy] = 1
+            own = dummy == observation["seat"]
+            v["dummy_hand"][ids(observation["hand"] if own else observation["hands_known"][dummy])] = 1
         np.clip(vector, -BOUND, BOUND, out=vector)
         return vector
 

@@ -275,3 +275,29 @@ def test_every_seat_counts_the_laid_dummys_cards_as_seen():
         hand = set(game.zone("hand", dummy))
         for obs in (game.observe(seat), Observation(lambda s=seat: game.observe(s), seat_view(game, seat))):
             assert hand <= known_cards(obs)
+
+
+def test_the_observation_tensor_shows_the_laid_dummys_hand_to_every_seat():
+    """OpenSpiel's and PettingZoo's observation vector (kernel.actions.ObservationLayout) has the dummy's seat
+    and hand as pieces of their own in a game with a dummy: empty before it is laid, its cards after, for
+    every seat; a game without a dummy keeps its shape."""
+    from happydayz.kernel.actions import ObservationLayout
+
+    setup = _setup()
+    layout = ObservationLayout(setup)
+    assert [name for name, _ in layout.pieces][-2:] == ["dummy", "dummy_hand"]
+    plain = prepare(ENV, MODS / "teams_pooled.scenario.yaml", express=True)[0]
+    assert "dummy" not in dict(ObservationLayout(plain).pieces)
+    seed = _seed_with_a_dummy(setup)
+    game = Game(setup, seed)
+    rng = random.Random(seed)
+    while game.dummy is None:
+        for seat in range(4):
+            v = layout.views(layout.encode(game.observe(seat)))
+            assert not v["dummy"].any() and not v["dummy_hand"].any()
+        game.apply(rng.randrange(len(game.decision.options)))
+    dummy = game.dummy
+    for seat in range(4):
+        v = layout.views(layout.encode(game.observe(seat)))
+        assert list(v["dummy"]) == [1.0 if s == dummy else 0.0 for s in range(4)]
+        assert set(v["dummy_hand"].nonzero()[0]) == set(game.zone("hand", dummy))
