@@ -99,6 +99,7 @@ def _check_scenario_powers(path: Path, doc, library: Library, trees: dict, env: 
     problems += _shared_problems(scenario, extended, trees)
     problems += _precedence_warnings(scenario, extended, trees)
     problems += _turned_up_problems(doc, scenario, extended, library, trees)
+    problems += _dummy_warnings(doc, scenario, extended, library, trees)
     for index, entry in enumerate(doc.data.get("added_powers", ())):  # the scenario's own added powers
         power = extended.extra_added.get(entry["name"])
         if power is None:
@@ -259,6 +260,33 @@ def _turned_up_problems(doc, scenario, extended: Library, library: Library, tree
                                        f"({path.name}:{read.span.line}:{read.span.column}), the card the hand turns "
                                        "up, but this scenario's hand turns up none", "D046",
                                        hint="say turn_up: true in the scenario's hand (docs/boxes.md, 'The auction')"))
+    return problems
+
+
+def _dummy_warnings(doc, scenario, extended: Library, library: Library, trees: dict) -> list[Diagnostic]:
+    """A power of the scenario that reads `dummy` while its hand has none (W024), at the power's entry: the
+    name then always reads Community 0."""
+    box = library.boxes.get(scenario.box)
+    if box is None or scenario_hand(box.hand, scenario.house_rules, scenario.hand).dummy != "none":
+        return []
+    factions, added = extended.all_factions(), extended.all_added_powers()
+    entries = [(("factions", i), c.faction, factions[c.faction].power_file) for i, c in enumerate(scenario.factions)
+               if c.faction in factions]
+    entries += [(("added", i), name, added[name].power_file) for i, name in enumerate(scenario.added) if name in added]
+    problems = []
+    for where, name, file in entries:
+        path = Path(file).resolve()
+        try:
+            tree = trees[path] if path in trees else parse_file(path)
+        except HappyError:
+            continue  # reported when the power file is checked
+        read = next((n for n in ast.walk(tree) if isinstance(n, ast.NameRef) and n.name == "dummy"), None)
+        if read is not None and where in doc.values:
+            problems.append(Diagnostic(doc.span(where), f"{format_path(where)}: the power of {name} reads dummy "
+                                       f"({path.name}:{read.span.line}:{read.span.column}), but this scenario's hand "
+                                       "has no dummy: it is always Community 0", "W024", severity="warning",
+                                       hint="say dummy: partner_of_declarer in the scenario's hand, with teams and "
+                                            "an auction (docs/boxes.md, 'The dummy')"))
     return problems
 
 

@@ -292,6 +292,12 @@ class Session:
                 self.say(f"Trick: {leader} led on the {trick['side']} side, {led} led - {plays}")
             else:
                 self.say(f"Trick: {leader} to lead")
+        dummy = self.table.dummy_record()
+        if dummy is not None:  # a dummy's hand lies face up for everyone once laid (hand.dummy)
+            cards = ", ".join(card_name(self.game, c["id"]) for c in dummy["hand"]) or "(empty)"
+            played_by = "you" if dummy["controller"] == self.seat else self.who(dummy["controller"])
+            self.say(f"Dummy ({self.who(dummy['seat'])}, played by {played_by}), face up: {cards}",
+                     "bold" if decision.actor == dummy["seat"] else None)
         hand = ", ".join(card_name(self.game, c) for c in self.table.hand()) or "(empty)"
         own_transfer = ", ".join(card_name(self.game, c["id"]) for c in obs["transfer"][self.seat]) or "(empty)"
         self.say(f"Your hand: {hand}", "bold")
@@ -300,6 +306,8 @@ class Session:
             self.say("Chosen to pass: " + ", ".join(f"{card_name(self.game, c)} to {self.who(r)}" for c, r in passing))
         self.say(f"Your Transfer zone (visible to all): {own_transfer}")
         self.say()
+        if decision.actor != decision.decider:  # the dummy's decision, asked of its partner
+            self.say(f"You decide for the dummy, {self.who(decision.actor)}: its cards above", "bold")
         self.say(decision.prompt, "bold")
         order = sorted_options(self.game, decision)
         width = len(str(len(order)))

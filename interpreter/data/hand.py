@@ -133,7 +133,8 @@ class Auction:
     """An auction after the Transfer (`hand.auction`, docs/boxes.md): laps in table order from one seat.
 
     `bids`: ("numbers", low, high) a number; ("factions",) a Faction in play; ("levels", low, high) a level
-    and a Faction. `ends`: 0 for each Community once (one lap), FIRST_BID for the first bid (or a lap of
+    and a Faction, ("levels", low, high, True) also a level alone (no_trump), above every Faction's.
+    `ends`: 0 for each Community once (one lap), FIRST_BID for the first bid (or a lap of
     passes), else the passes in a row that end it after a bid (and a lap of passes with no bid).
     `climbing`: a bid must beat the best one so far. These four are the first stage's; `then` holds the
     later stages (each an Auction of which only those four count), each run only if nobody has bid yet;
@@ -278,7 +279,7 @@ def auction_of(data: dict, stage: bool = False) -> Auction:
     """The Auction an `auction:` mapping says (already checked by the schema); `stage`: one of its `then`."""
     bids = data.get("bids", {"numbers": [0, 13]})
     if "levels" in bids:
-        kind = ("levels", *bids["levels"])
+        kind = ("levels", *bids["levels"]) + ((True,) if bids.get("no_trump") else ())
     elif "numbers" in bids:
         kind = ("numbers", *bids["numbers"])
     else:

@@ -51,6 +51,8 @@ concatenation of the named pieces of `ObservationLayout.pieces`
     turned_up           N        the card the hand turned up, while it lies on the Reserve (only with turn_up)
     teams               n x T    1 at (seat, its team), T teams (only with hand.teams)
     team_scores         T        each team's score / scale (only with hand.teams)
+    dummy               n        the dummy's seat, once its hand is laid face up (only with hand.dummy)
+    dummy_hand          N        the dummy's hand, face up for everyone once laid (only with hand.dummy)
 
 Every value lies in [-BOUND, BOUND] (a population many times the starting one is cut
 off there).
@@ -211,7 +213,8 @@ def _auction_bids(setup: GameSetup, factions: tuple[str, ...]) -> tuple:
         elif kind == "factions":
             values.update(dict.fromkeys((None, f) for f in factions))
         else:
-            values.update(dict.fromkeys((n, f) for n in range(stage.bids[1], stage.bids[2] + 1) for f in factions))
+            values.update(dict.fromkeys((n, f) for n in range(stage.bids[1], stage.bids[2] + 1)
+                                        for f in factions + ((None,) if len(stage.bids) > 3 else ())))
     return (*values, "pass")
 
 
@@ -238,6 +241,8 @@ class ObservationLayout:
         self.teams = setup.teams
         if setup.teams is not None:  # (only with teams: each seat's team, one-hot, and each team's score)
             self.pieces += (("teams", (n, len(setup.teams))), ("team_scores", (len(setup.teams),)))
+        if setup.hand.dummy == "partner_of_declarer":  # (the same: a game without a dummy keeps its shape)
+            self.pieces += (("dummy", (n,)), ("dummy_hand", (N,)))
         self.slices, start = [], 0
         for name, shape in self.pieces:
             size = 1
@@ -306,6 +311,11 @@ class ObservationLayout:
             for team, seats in enumerate(observation["teams"]):
                 v["teams"][seats, team] = 1
             v["team_scores"][:] = np.array(observation["team_scores"]) / self.starting
+        dummy = observation.get("dummy")
+        if dummy is not None and "dummy" in v:  # laid: its seat, and its hand (the dummy's own: its hand)
+            v["dummy"][dummy] = 1
+            own = dummy == observation["seat"]
+            v["dummy_hand"][ids(observation["hand"] if own else observation["hands_known"][dummy])] = 1
         np.clip(vector, -BOUND, BOUND, out=vector)
         return vector
 

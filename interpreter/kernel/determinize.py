@@ -68,7 +68,8 @@ def _rules(setup: GameSetup, observation: Mapping, card: int):
 
 
 def known_cards(observation: Mapping, expeditions: list[list[int]] | None = None) -> set[int]:
-    """Every card id the observer sees (its hand, Transfer zones, face-up cards, Encounter, table).
+    """Every card id the observer sees (its hand, Transfer zones, face-up cards, Encounter, table, and a dummy
+    hand laid face up).
 
     `expeditions`: expeditions_seen(observation), if the caller has it already.
     """
@@ -86,6 +87,9 @@ def known_cards(observation: Mapping, expeditions: list[list[int]] | None = None
     trick = observation.get("trick")
     if trick:
         seen.update(p["id"] for p in trick["plays"])
+    dummy = observation.get("dummy")  # a dummy hand laid face up (hand.dummy): every card of it is seen
+    if dummy is not None:
+        seen.update(card_ids(observation, "hands_known")[dummy])
     return seen
 
 

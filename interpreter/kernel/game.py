@@ -221,8 +221,11 @@ class Game:
         option = d.options[index]
         self.answers.append(index)
         if self.record:
-            self.log.append({"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
-                             "answer": option.label})
+            event = {"event": "decision", "round": self.round_no, "actor": d.actor, "decision": d.kind,
+                     "answer": option.label}
+            if d.decider != d.actor:  # a dummy's decision: who answered it (docs/boxes.md, 'The dummy')
+                event["decider"] = d.decider
+            self.log.append(event)
         self.decision = None
         _ANSWERS[d.kind](self, d, option.value)
 
@@ -808,10 +811,17 @@ class Game:
             self.state[(AUCTION_STATE["stage"], None)] > 1 else auction
 
     def _bid_key(self, value) -> tuple[int, int]:
-        """How a bid ranks: its number or level, then its Faction's rank (the first Faction in play is highest)."""
+        """How a bid ranks: its number or level, then its Faction's rank (the first Faction in play is highest);
+        a level alone of an auction with `no_trump` ranks above every Faction's bid of its level."""
         level, faction = value
         order = [f for f, _ in self.factions]
+        if faction is None and level and self._no_trump():
+            return (level, len(order) + 1)
         return (level or 0, len(order) - order.index(faction) if faction in order else 0)
+
+    def _no_trump(self) -> bool:
+        """Whether the hand's auction bids levels alone too (`bids: {levels: ..., no_trump: true}`)."""
+        return any(len(stage.bids) > 3 for stage in self.setup.hand.auction.stages)
 
     def _best_bid(self) -> tuple | None:
         state = self.state
@@ -829,7 +839,8 @@ class Game:
         elif kind == "factions":
             values = [(None, f) for f in reversed(factions)]
         else:
-            values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in reversed(factions)]
+            alone = [None] if len(auction.bids) > 3 else []  # no_trump: a level alone, above every Faction
+            values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in factions[::-1] + alone]
         best = self._best_bid()
         if auction.climbing and best is not None:
             floor = self._bid_key(best)
@@ -838,8 +849,7 @@ class Game:
         if rules:
             allowed = [v for v in values if self._bid_allowed(rules, seat, v)]
             values = allowed or values
-        options = [Option(v, str(v[0]) if v[1] is None else v[1] if v[0] is None else f"{v[0]} {v[1]}")
-                   for v in values]
+        options = [Option(v, self._bid_label(v, kind == "levels")) for v in values]
         if auction.passing and (not rules or self._bid_allowed(rules, seat, "pass") or not options):
             options.append(Option("pass", "pass"))
         return options
@@ -865,13 +875,17 @@ class Game:
             self._end_auction()
             return
         best = self._best_bid()
-        said = f" (the best so far: {self._bid_label(best)})" if best is not None else ""
+        said = f" (the best so far: {self._bid_label(best, self._stage().bids[0] == 'levels')})" \
+            if best is not None else ""
         self._ask(seat, "bid", f"Bid in the auction{said}", options)
 
     @staticmethod
-    def _bid_label(value) -> str:
+    def _bid_label(value, levels: bool = False) -> str:
+        """A bid as the players read it: a number, a Faction, a level and a Faction; a level alone (no_trump): "3 no trump"."""
         level, faction = value
-        return str(level) if faction is None else faction if not level else f"{level} {faction}"
+        if faction is None:
+            return f"{level} no trump" if levels else str(level)
+        return faction if not level else f"{level} {faction}"
 
     def _answer_bid(self, d: Decision, value) -> None:
         auction, state, seat = self._stage(), self.state, d.actor
@@ -921,7 +935,8 @@ class Game:
             winner = state.get((AUCTION_STATE["winner"], None))
             data = {"stage": state[(AUCTION_STATE["stage"], None)]} if self.setup.hand.auction.then else {}
             self._event("auction", winner=winner,
-                        contract=None if winner is None else self._bid_label(self._best_bid()),
+                        contract=None if winner is None else self._bid_label(
+                            self._best_bid(), self._stage().bids[0] == "levels"),
                         bids=[state.get((AUCTION_STATE["bid"], s)) for s in range(self.n)], **data)
         if self.setup.hand.auction.all_pass == "redeal":
             redealt = REDEAL_STATE["redealt"]

@@ -2,7 +2,9 @@
 
 The log's first event, `game_start`, names the scenario, the Factions with
 their variants, the options and the seed; every `decision` event holds the
-label of the answer given. Rebuilding the game from `game_start` and giving
+label of the answer given, the Community whose decision it was (`actor`)
+and, for a dummy's decision answered by its partner, that partner
+(`decider`); the replay checks both. Rebuilding the game from `game_start` and giving
 the same answers must produce the very same log, event for event.
 """
 
@@ -90,11 +92,21 @@ def replay_events(events: list[dict], env: Environment, folder: str | os.PathLik
         if decision is None:
             raise GameRuleError(f"event {number}: a decision is logged after the game ended")
         index = decision.index_of_label(event["answer"])
-        if index is None or decision.actor != event["actor"]:
-            raise GameRuleError(f"event {number}: the logged answer '{event['answer']}' by Community {event['actor']} "
-                                f"does not fit the decision '{decision.prompt}' of Community {decision.actor}")
+        decider = event.get("decider", event["actor"])  # a dummy's decision is answered by its controller
+        if index is None or decision.actor != event["actor"] or decision.decider != decider:
+            raise GameRuleError(f"event {number}: the logged answer '{event['answer']}' by Community {decider}"
+                                f"{_for(event['actor'], decider)} does not fit the decision '{decision.prompt}' of "
+                                f"Community {decision.actor}{_asked(decision.actor, decision.decider)}")
         game.apply(index)
     return game
+
+
+def _for(actor: int, decider: int) -> str:
+    return "" if actor == decider else f" for Community {actor}"
+
+
+def _asked(actor: int, decider: int) -> str:
+    return "" if actor == decider else f", asked of Community {decider}"
 
 
 def verify(path: str | os.PathLike, game_index: int | None = None,

@@ -200,7 +200,8 @@ def answer_index(game: Game, given: Any, where: str) -> int:
                                     f"('{d.prompt}') belongs to Community {d.decider}")
             return i
     legal = "; ".join(o.label for o in d.options)
-    raise GameRuleError(f"{where}illegal answer {quote(given)} to Community {d.actor}'s decision '{d.prompt}'. "
+    asked = "" if d.decider == d.actor else f", asked of Community {d.decider}"
+    raise GameRuleError(f"{where}illegal answer {quote(given)} to Community {d.actor}'s decision{asked} '{d.prompt}'. "
                         f"Legal options: {legal}")
 
 
@@ -362,7 +363,7 @@ def _end_problems(game: Game, end) -> list[str]:
         if game.decision is None:
             return []
         d = game.decision
-        return [f"end: the answers ran out but the game is not over: Community {d.actor} still has to decide "
+        return [f"end: the answers ran out but the game is not over: Community {d.decider} still has to decide "
                 f"'{d.prompt}' (options: {'; '.join(_option_labels(game))}); add the answers, or 'end: waiting' "
                 "if the script means to stop here"]
     if game.decision is None:

@@ -33,7 +33,7 @@ from happydayz.base.files import write_atomic
 GENERATE_COMMAND = "python -m happydayz.language.cardtext > docs/powers.md"
 #: The built-in names of the hand's auction, read as their nouns (english.NAMES).
 _AUCTION_NAMES = ("offered", "offered_faction", "passing", "bids_so_far", "auction_winner", "winning_bid",
-                  "winning_faction", "dealer", "auction_stage", "turned_up")
+                  "winning_faction", "dealer", "dummy", "auction_stage", "turned_up")
 GOLDEN_COMMAND = "python -m happydayz.language.cardtext --write-golden tests/golden/cardtext"
 
 BINDING_WORDS = {

@@ -72,6 +72,7 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "auction_stage": (INT, ANY),
     "turned_up": (CARD, ANY),  # the card the hand turned up (turn_up: true), in every hook and rule
     "dealer": (COMMUNITY, ANY),  # the round's dealer (Community 0 in a hand without one)
+    "dummy": (COMMUNITY, ANY),  # the round's dummy once laid (hand.dummy; Community 0 before, or without one)
     # the hand's teams (docs/boxes.md): your partner and your team (you included); `partner of C`, `team of C`
     "partner": (COMMUNITY, ANY),
     "team": (COMMUNITIES, ANY),

@@ -122,6 +122,7 @@ _BUILTINS = {
     "auction_stage": _auction_read("stage", default="1"),
     "turned_up": f"ctx.g.state[({TURNED_STATE!r}, None)]",
     "dealer": f"ctx.g.state.get(({DEALER_STATE!r}, None), 0)",
+    "dummy": "(ctx.g.dummy or 0)",
     "partner": "ctx.g.tables.partner_of[ctx.me]",
     "team": "ctx.g.tables.team_of[ctx.me]",
 }

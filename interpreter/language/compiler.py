@@ -879,6 +879,7 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "auction_stage": lambda ctx: ctx.g.state.get((AUCTION_STATE["stage"], None), 1),
     "turned_up": lambda ctx: ctx.g.state[(TURNED_STATE, None)],
     "dealer": lambda ctx: ctx.g.state.get((DEALER_STATE, None), 0),
+    "dummy": lambda ctx: ctx.g.dummy or 0,  # the round's dummy once laid (hand.dummy), else Community 0
     "partner": lambda ctx: ctx.g.tables.partner_of[ctx.me],
     "team": lambda ctx: ctx.g.tables.team_of[ctx.me],
 }

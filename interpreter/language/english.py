@@ -35,7 +35,7 @@ NAMES = {
     "offered": "the number (or level) of the bid", "offered_faction": "the Faction of the bid",
     "passing": "the bid is a pass", "bids_so_far": "the number of bids made so far in the auction",
     "auction_winner": "the Community that won the auction", "winning_bid": "the winning bid's number (or level)",
-    "winning_faction": "the winning bid's Faction", "dealer": "the dealer",
+    "winning_faction": "the winning bid's Faction", "dealer": "the dealer", "dummy": "the dummy",
     "partner": "your partner", "team": "the Communities of your team",
     "auction_stage": "the auction's stage", "turned_up": "the turned-up card",
 }

@@ -441,7 +441,19 @@ class TableSession:
             view["team_scores"] = game.team_scores()
         if game.setup.floor != 0:  # the hand's floor (only when it is not 0): what "nobody wins" is measured by
             view["floor"] = "none" if game.setup.floor is None else game.setup.floor
+        if "dummy" in obs:  # a hand with a dummy (only then): its seat once laid, and its hand, face up for all
+            view["dummy"] = self.dummy_record()
         return view
+
+    def dummy_record(self) -> dict | None:
+        """The dummy once it is laid (hand.dummy): its seat, its controller and its hand, sorted, face up for
+        every viewer (spectators too); None before it is laid, or in a round without one."""
+        game = self.game
+        if game.dummy is None:
+            return None
+        return {"seat": game.dummy, "label": game.seat_label(game.dummy),
+                "controller": game.setup.partner_of[game.dummy],
+                "hand": [self.card_record(c) for c in self.hand(game.dummy)]}
 
 
 __all__ = ["TableSession", "SPECTATOR", "bot_names", "card_order", "sorted_options", "option_card", "BOTS",

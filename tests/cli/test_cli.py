@@ -182,11 +182,12 @@ def test_scenarios_lists_all_18(capsys):
     assert "Soldiers (+)" in out and "Bunker" in out
     code, out, _ = run(capsys, "scenarios", "--json")
     records = json.loads(out)
-    assert len(records) == 18 + 3 + 6 + 2 + 3  # and the classic boxes' own: Hearts' three, Oh Hell's six, Spades' two, Euchre's three
+    assert len(records) == 18 + 3 + 6 + 2 + 3 + 2  # and the classic boxes' own: Hearts' 3, Oh Hell's 6, Spades' 2, Euchre's 3, Bridge's 2
     assert [r["id"] for r in records if r["id"].startswith("hearts/")] == ["hearts/1", "hearts/2", "hearts/3"]
     assert [r["id"] for r in records if r["id"].startswith("oh-hell/")] == [f"oh-hell/{n}" for n in (1, 3, 4, 5, 6, 7)]
     assert [r["id"] for r in records if r["id"].startswith("spades/")] == ["spades/1", "spades/2"]
     assert [r["id"] for r in records if r["id"].startswith("euchre/")] == ["euchre/1", "euchre/2", "euchre/3"]
+    assert [r["id"] for r in records if r["id"].startswith("bridge/")] == ["bridge/1", "bridge/2"]
     wf2 = next(r for r in records if r["id"] == "woodstock-fever/2")
     assert {"faction": "Soldiers", "variant": "positive"} in wf2["factions"]
 

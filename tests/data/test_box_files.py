@@ -51,7 +51,7 @@ AD_FACTIONS = ["Survivalists", "Cheerleaders", "Bikers", "Police Officers", "Nur
 
 
 def test_both_boxes_load(library):
-    assert set(library.boxes) == {"woodstock-fever", "american-dream", "hearts", "oh-hell", "spades", "euchre"}  # and the classics
+    assert set(library.boxes) == {"woodstock-fever", "american-dream", "hearts", "oh-hell", "spades", "euchre", "bridge"}  # and the classics
     for box_id, own in (("woodstock-fever", WF_FACTIONS), ("american-dream", AD_FACTIONS)):
         box = library.boxes[box_id]
         assert box.starting_population == 66
@@ -153,7 +153,7 @@ def test_added_powers(library):
     wf, ad = library.boxes["woodstock-fever"], library.boxes["american-dream"]
     assert list(wf.added_powers) == ["Bunker"] and wf.added_powers["Bunker"].power_file.name == "bunker.power"
     assert list(ad.added_powers) == ["Horde"] and ad.added_powers["Horde"].power_file.name == "horde.power"
-    assert set(library.all_added_powers()) == {"Bunker", "Horde", "OhHell", "SpadesTable", "EuchreTable"}
+    assert set(library.all_added_powers()) == {"Bunker", "Horde", "OhHell", "SpadesTable", "EuchreTable", "Bridge"}
 
 
 def test_promo_cards(library):
@@ -551,7 +551,7 @@ def test_extra_box_in_library(tmp_path):
         "  - {id: 2, title: Mixed, mixed: true, factions: [Faction A, Hippies], added: [Horde]}\n"
     ))
     lib = load_library([tmp_path])
-    assert set(lib.boxes) == {"woodstock-fever", "american-dream", "hearts", "oh-hell", "spades", "euchre", "tiny"}
+    assert set(lib.boxes) == {"woodstock-fever", "american-dream", "hearts", "oh-hell", "spades", "euchre", "bridge", "tiny"}
     tiny = lib.boxes["tiny"]
     assert [c.label for c in tiny.factions["Faction A"].cards] == ["Faction A 1", "Faction A 5", "Faction A 5"]
     assert [s.id for s in tiny.scenarios] == ["tiny/1", "tiny/2"]

@@ -201,3 +201,103 @@ def test_a_dummy_without_teams_or_an_auction_is_refused_at_load(tmp_path, capsys
     assert "D062" in text_out and "the dummy is the partner of the auction's winner, but the hand has no teams" \
         in text_out
     assert f"{path}:" in text_out
+
+
+WATCH = """power Watch {
+  added
+
+  mark laid for round
+
+  on enter expedition {
+    if dummy == partner of auction_winner {
+      set laid = true
+    }
+  }
+
+  at end of round {
+    if laid and self == dummy {
+      gain 7
+    }
+  }
+}
+"""
+
+
+def test_a_power_reads_the_dummy(tmp_path):
+    """`dummy` is a built-in Community: the seat laid face up (Community 0 before it is laid)."""
+    text = (MODS / "dummy.scenario.yaml").read_text(encoding="utf-8")
+    text = text.replace("house_rules: {encounter: false}\n",
+                        "added: [Watch]\nadded_powers:\n  - {name: Watch, power: watch.power}\n"
+                        "house_rules: {encounter: false}\n")
+    (tmp_path / "dummy.scenario.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "plain.power").write_text((MODS / "plain.power").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "watch.power").write_text(WATCH, encoding="utf-8")
+    from happydayz.authoring.checking import check_paths
+    assert "W024" not in [d.code for d in check_paths([tmp_path / "dummy.scenario.yaml"], ENV)]  # it has one
+    setup = prepare(ENV, tmp_path / "dummy.scenario.yaml", express=True)[0]
+    plain = _setup()  # the same hand without the power: the control
+    checked = 0
+    for seed in range(6):
+        games = [Game(setup, seed), Game(plain, seed)]
+        for game in games:
+            rng = random.Random(seed)
+            while game.decision is not None:
+                game.apply(rng.randrange(len(game.decision.options)))
+        winner = games[0].state.get((AUCTION_STATE["winner"], None))
+        gains, control = games[0].history[0]["deltas"], games[1].history[0]["deltas"]
+        if winner is None:
+            assert gains == control
+            continue
+        dummy = setup.partner_of[winner]
+        # the dummy's own count has the 7 more: nobody else's
+        assert [g - c for g, c in zip(gains, control)] == [7 * (s == dummy) for s in range(4)], (seed, dummy)
+        checked += 1
+    assert checked
+
+
+def test_every_seat_counts_the_laid_dummys_cards_as_seen():
+    """known_cards (what GreedyAgent and its fast twin take out of the unseen cards) holds the dummy's hand for
+    every other seat once it is laid, from the whole view and from a bot's seat view alike; not before."""
+    from happydayz.kernel.determinize import known_cards
+    from happydayz.kernel.observation import Observation, seat_view
+
+    setup = _setup()
+    seed = _seed_with_a_dummy(setup)
+    game = Game(setup, seed)
+    rng = random.Random(seed)
+    while game.dummy is None:
+        for seat in range(4):
+            others = set().union(*(game.zone("hand", s) for s in range(4) if s != seat))
+            assert not known_cards(game.observe(seat)) & others
+        game.apply(rng.randrange(len(game.decision.options)))
+    dummy = game.dummy
+    for seat in range(4):
+        hand = set(game.zone("hand", dummy))
+        for obs in (game.observe(seat), Observation(lambda s=seat: game.observe(s), seat_view(game, seat))):
+            assert hand <= known_cards(obs)
+
+
+def test_the_observation_tensor_shows_the_laid_dummys_hand_to_every_seat():
+    """OpenSpiel's and PettingZoo's observation vector (kernel.actions.ObservationLayout) has the dummy's seat
+    and hand as pieces of their own in a game with a dummy: empty before it is laid, its cards after, for
+    every seat; a game without a dummy keeps its shape."""
+    from happydayz.kernel.actions import ObservationLayout
+
+    setup = _setup()
+    layout = ObservationLayout(setup)
+    assert [name for name, _ in layout.pieces][-2:] == ["dummy", "dummy_hand"]
+    plain = prepare(ENV, MODS / "teams_pooled.scenario.yaml", express=True)[0]
+    assert "dummy" not in dict(ObservationLayout(plain).pieces)
+    seed = _seed_with_a_dummy(setup)
+    game = Game(setup, seed)
+    rng = random.Random(seed)
+    while game.dummy is None:
+        for seat in range(4):
+            v = layout.views(layout.encode(game.observe(seat)))
+            assert not v["dummy"].any() and not v["dummy_hand"].any()
+        game.apply(rng.randrange(len(game.decision.options)))
+    dummy = game.dummy
+    for seat in range(4):
+        v = layout.views(layout.encode(game.observe(seat)))
+        assert list(v["dummy"]) == [1.0 if s == dummy else 0.0 for s in range(4)]
+        assert set(v["dummy_hand"].nonzero()[0]) == set(game.zone("hand", dummy))

@@ -311,7 +311,7 @@ def test_across_with_an_odd_number_of_players_is_refused_at_setup(tmp_path):
 
 def test_bundled_scenarios_play_by_the_box_rules():
     for scenario_ in ENV.library.scenarios():
-        assert not scenario_.house_rules.changed or scenario_.box in ("hearts", "oh-hell", "spades", "euchre")  # a classic game has its own
+        assert not scenario_.house_rules.changed or scenario_.box in ("hearts", "oh-hell", "spades", "euchre", "bridge")  # a classic game has its own
     setup = build_setup(*ENV.resolve_scenario("woodstock-fever/1"), GameOptions(players=4), ENV)
     assert (setup.deal, setup.rounds, setup.starting_population, setup.transfer_cards) == (
         {2: 16, 3: 14, 4: 12, 5: 10}, 4, 66, 2)

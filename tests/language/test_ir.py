@@ -23,7 +23,7 @@ NEW_CONSTRUCTS = Path(__file__).parent / "data" / "every_new_construct.power"
 ROOT = Path(__file__).resolve().parents[2]
 POWER_FILES = bundled_power_files()
 # The Happy DayZ boxes' powers (those of the classic games' boxes, such as Hearts, keep round marks).
-HAPPY_DAYZ_POWERS = [p for p in POWER_FILES if not p.name.startswith(("hearts_", "oh_hell_", "spades_", "euchre_"))]  # not the classics
+HAPPY_DAYZ_POWERS = [p for p in POWER_FILES if not p.name.startswith(("hearts_", "oh_hell_", "spades_", "euchre_", "bridge_"))]  # not the classics
 
 
 def export(path: Path) -> dict:

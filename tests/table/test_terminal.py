@@ -183,3 +183,24 @@ def test_the_cards_seen_going_in_are_remembered_after_a_blind_removal():
     assert [c["id"] for c in session.view()["communities"][seat]["perhaps"]] == perhaps
     screen = _screen(session, "quit\n", width=400)
     assert "perhaps still: " + ", ".join(card_name(session.game, c) for c in perhaps) in screen
+
+
+def test_the_terminal_draws_the_laid_dummys_hand_face_up(capsys, monkeypatch):
+    """bridge/1 as seat 1 with random bots (seed 1: seat 1 declares, seat 3 is the dummy): once the opening lead
+    is made every screen shows the dummy's hand (its seat, its controller, its cards); before it, none does."""
+    code, out, _ = run(capsys, monkeypatch, "play", "--scenario", "bridge/1", "--express", "--seed", "1",
+                       "--seat", "1", "--bots", "random", stdin="1\n" * 200)
+    assert code == 0
+    screens = out.split("Round 1 of 1")[1:]
+    shown = [re.search(r"^Dummy \(Community (\d)( \(you\))?, played by ([^)]+)\), face up: (.*)$", s, re.M)
+             for s in screens]
+    assert shown[0] is None  # the auction's first call: no dummy yet
+    laid = [m for m in shown if m is not None]
+    assert laid, "no screen showed the dummy"
+    first = laid[0]
+    dummy = int(first.group(1))
+    sizes = [len(m.group(4).split(", ")) for m in laid]  # its hand, face up, a card less each trick
+    assert 1 <= sizes[0] <= 13 and sizes == sorted(sizes, reverse=True)
+    assert all(int(m.group(1)) == dummy for m in laid)
+    assert dummy == 3 and first.group(3) == "you"  # seat 1's partner: seat 1 is the declarer and plays it
+    assert "You decide for the dummy, Community 3: its cards above" in out

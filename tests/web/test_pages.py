@@ -237,3 +237,50 @@ def test_playground_simulates_and_shows_the_report(page, server):
     assert "Glowworms" in page.inner_text("#report")
     time.sleep(0.3)
     page.screenshot(path=str(SHOTS / "playground.png"), full_page=True)
+
+
+def test_the_dummys_hand_is_drawn_face_up_and_its_partner_plays_it_by_clicks(page, server):
+    """bridge/1 at seat 0, the dealer: it bids 7 no trump, which nobody can outbid, so it declares and seat 2 is
+    the dummy. After the opening lead the dummy's hand lies face up at seat 2, and seat 0 plays the dummy's
+    cards there by clicking them; the game goes on to its end."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#scenario option", state="attached")
+    page.select_option("#scenario", "bridge/1")
+    page.select_option("#players", "4")
+    page.select_option("#seat", "0")
+    for other in (1, 2, 3):
+        page.select_option(f"#bots select[data-seat='{other}']", "random")
+    page.select_option("#mode", "express")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_selector("#game:not(.hidden)")
+    assert page.locator(".dummy").count() == 0  # the auction: no hand is face up
+    with answered(page):
+        page.locator("#choices .choice", has_text="7 no trump").click()
+    played_for_dummy = 0
+    for _ in range(200):
+        if page.is_visible("#result"):
+            break
+        dummy = page.evaluate("() => game.dummy")
+        if dummy is not None:
+            assert dummy["seat"] == 2 and dummy["controller"] == 0
+            shown = page.locator("#dummy-2 .card")
+            assert shown.count() == len(dummy["hand"]) and shown.count() >= 1
+            legal = page.locator("#dummy-2 .card.legal")
+            if legal.count():  # the dummy's decision, asked of seat 0: answered on the dummy's cards
+                assert page.locator("#hand .card.legal").count() == 0
+                ids = {c["id"] for c in dummy["hand"]}
+                assert {o["card"] for o in page.evaluate("() => game.decision.options")} <= ids
+                if page.evaluate("() => game.decision.kind") == "lead":
+                    legal.first.click()
+                    page.wait_for_selector("#sides:not(.hidden)")
+                    with answered(page):
+                        page.click("#side-plus")
+                else:
+                    with answered(page):
+                        legal.first.click()
+                played_for_dummy += 1
+                continue
+        click_once(page)
+    assert page.inner_text("#result").startswith("Game over:")
+    assert played_for_dummy >= 12  # every card of the dummy's after the opening lead

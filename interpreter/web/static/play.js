@@ -213,13 +213,36 @@ function drawSeatsAround(view) {
         where ? el("span", { class: "where" }, ` \u00b7 ${where.split(" ")[0]}`,
           where.includes(" ") ? el("span", { class: "wide-only", text: " " + where.split(" ").slice(1).join(" ") }) : null) : null,
         el("span", { class: "who-plays wide-only", text: c.bot ? ` \u00b7 ${c.bot} bot` : " \u00b7 a person" })),
-      el("div", {}, seatCounts(c)), ...seatZones(c));
+      el("div", {}, seatCounts(c)), ...seatZones(c), ...dummyHand(view, seat));
   }));
   const mine = view.communities[view.seat];
   if (!mine) return;
   $("me").replaceChildren(el("span", { class: "seat-of-mine" + (acting === view.seat ? " active" : ""), dataset: { seat: view.seat } },
     `${mine.label} \u00b7 `, seatCounts(mine)));
   $("my-zones").replaceChildren(...seatZones({ ...mine, transfer: [] }));  // the Transfer zone is drawn as cards
+}
+
+// The dummy's hand (a hand with a dummy, once it is laid): face up at its seat for everyone; its partner, who
+// plays it, answers the dummy's decisions on these cards.
+function dummyHand(view, seat) {
+  const dummy = view.dummy;
+  if (!dummy || dummy.seat !== seat) return [];
+  const byCard = cardOptions(view.decision);
+  const cards = dummy.hand.map((card) => {
+    const legal = byCard.has(card.id) && !busy;
+    const node = cardNode(card, { class: (legal ? "legal" : "") + (selected === card.id ? " selected" : ""), playable: legal });
+    if (legal) node.addEventListener("click", () => clickCard(card.id));
+    return node;
+  });
+  const who = dummy.controller === view.seat ? "you play it" : `played by ${community(dummy.controller)}`;
+  return [el("div", { class: "dummy", id: `dummy-${seat}` }, el("span", { class: "what", text: `Dummy, face up (${who}):` }),
+    el("div", { class: "cards" }, ...cards))];
+}
+
+// The cards the viewer may play from: its hand and Transfer zone, and the dummy's hand when it plays the dummy.
+function playable(view) {
+  const own = view.hand.concat(view.communities[view.seat] ? view.communities[view.seat].transfer : []);
+  return view.dummy && view.dummy.controller === view.seat ? own.concat(view.dummy.hand) : own;
 }
 
 // A Community's population, its gain this round, its hand and its Expedition zone.
@@ -285,7 +308,7 @@ function cardOptions(d) {
 }
 
 function inHand(view, cardId) {
-  return view.hand.concat(view.communities[view.seat] ? view.communities[view.seat].transfer : []).some((c) => c.id === cardId);
+  return playable(view).some((c) => c.id === cardId);
 }
 
 function drawDecision(view) {
@@ -321,7 +344,7 @@ function drawDecision(view) {
 }
 
 function labelOf(cardId) {
-  const card = game.hand.concat(game.communities[game.seat].transfer).find((c) => c.id === cardId);
+  const card = playable(game).find((c) => c.id === cardId);
   return card ? cardName(card) : "the card";
 }
 
@@ -350,6 +373,7 @@ function clickCard(cardId) {
     selected = cardId;
     drawDecision(game);
     drawHand(game);
+    if (game.dummy) drawSeatsAround(game);  // a dummy's card chosen: its seat shows it selected
     const side = document.querySelector("#sides button:not(:disabled)");
     if (side) side.focus();  // from the keyboard: the card, then the side
     return;
