@@ -758,12 +758,25 @@ class Game:
                 self._ask(seat, "transfer", prompt, pick(self.tables.follow, hand))
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
-        received = self.hand_keys if self.setup.hand.into == "hand" else self.transfer_keys
+        into_hand = self.setup.hand.into == "hand"
+        received = self.hand_keys if into_hand else self.transfer_keys
         for _, receiver, card in picks:
             if card >= 0:
                 self._move(card, received[receiver])
         if self.record:
             self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
+        if into_hand and "hand" in self._in_force.enter_keys:  # each card passed enters its receiver's hand
+            for _, receiver, card in picks:
+                if card >= 0:
+                    self._entered((card,), "hand", receiver, "hand", None)
+            if self.frames:
+                self.after_frames = "transferred"
+                self.phase = "powers"
+                return
+        self._phase_transferred()
+
+    def _phase_transferred(self) -> None:
+        """The Transfer made (and the `on enter hand` hooks of its cards run): the auction, or the first trick."""
         if self.setup.hand.auction is not None:
             self._begin_auction()
             return

@@ -30,7 +30,9 @@ PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at 
 BIDDING = "after transfer"  # the bidding moment: after the Transfer, before the round's first trick
 AUCTION = "bid rule"
 ENTER_EXPEDITION, ENTER_HAND = "on enter expedition", "on enter hand"  # a card entered a zone of yours
-ENTERED = (ENTER_EXPEDITION, ENTER_HAND)  # a `rule bids only when` condition: a bid of the hand's auction is being considered
+ENTERED = (ENTER_EXPEDITION, ENTER_HAND)
+#: Where a card that entered a zone came from (the kernel's `@from`): read as `from_trick`, `from_hand` ...
+ORIGINS = ("trick", "hand", "transfer", "expedition", "reserve", "discard")  # a `rule bids only when` condition: a bid of the hand's auction is being considered
 CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
                    "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END,
                    "enter_expedition": ENTER_EXPEDITION, "enter_hand": ENTER_HAND}
@@ -79,6 +81,8 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     # power moved it, read as Factions: none for a won trick's cards, else that one (`F in mover`)
     "entered": (CARD, ENTERED),
     "mover": (FACTIONS, ENTERED),
+    # ... and where the card came from: one yes/no per kind of zone (`from_trick`: a won trick's card)
+    **{name: (BOOL, ENTERED) for name in ("from_" + origin for origin in ORIGINS)},
 }
 #: The built-in names that also read `NAME of C` (a Community's): their type.
 TEAM_WORDS = {"partner": COMMUNITY, "team": COMMUNITIES}

@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 from happydayz.language import ast
 from happydayz.language.budget import spend
-from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, CheckedPower, as_set
+from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, ORIGINS, CheckedPower, as_set
 from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, TURNED_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
                                          OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before, held_card,
                                          _divide, _MISSING, _player, _position, _unique, attribute_test)
@@ -105,6 +105,7 @@ _BUILTINS = {
     "winning": "ctx.winning",
     "entered": "ctx.card",
     "mover": "ctx.env.get('@movers', ())",
+    **{f"from_{origin}": f"ctx.env.get('@from') == {origin!r}" for origin in ORIGINS},
     "sides": "('+', '-')",
     "void": "ctx.void",
     "side": "ctx.side",
