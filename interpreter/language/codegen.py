@@ -74,7 +74,7 @@ _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
 # a rule's attribute of a VariantProgram: its kind, or KIND_when for a conditional yes/no rule
 _RULE_ATTRIBUTES = ast.RULE_KINDS + tuple(f"{kind}_when" for kind in ast.CONDITIONAL_FLAGS)
 _EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end", "next_side", "untaken")
-_OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-", "@movers") + tuple(
+_OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-", "@movers", "@from") + ORIGINS + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
 _AUCTION = (*AUCTION_STATE.values(), DEALER_STATE, TURNED_STATE)  # the keys of the hand's record in the game's state
 #: Every string the generator writes of its own accord (a power's strings are its Factions, variables and counters).
