@@ -185,10 +185,11 @@ COUNTED_OVER = ("trumps", "wild", "always_playable", "wins", "never_wins", "beat
 
 def _precedence_warnings(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
     """W013 at each Faction's `rule trumps` when an added power of the scenario has a game-wide one: both can
-    apply to one card (the Faction's is tested first; the card trumps if either holds)."""
+    apply to one card (the Faction's is tested first; the card trumps if either holds). The scenario's own
+    added powers count too where `added` leaves them out: the random-power rule may draw them."""
     added = extended.all_added_powers()
     game_wide, counting = [], []
-    for name in scenario.added:
+    for name in [*scenario.added, *(n for n in extended.extra_added if n not in scenario.added)]:
         tree = _tree(added[name].power_file, trees) if name in added else None
         if tree is not None and any(r.kind == "trumps" for r in tree.rules):
             game_wide.append(tree.name)

@@ -374,6 +374,8 @@ class Game:
         game.population = list(layout.population)
         game.factions = [list(pair) for pair in layout.factions]
         game.added = list(layout.added)
+        if len(game.added) > len(setup.scenario.added):  # a power the random-power rule drew: its game-wide rules
+            game.setup = setup.with_added(game.added)
         game.round_no = layout.round_no
         game.round_gain = list(layout.round_gain)
         game.tricks_played = 0
@@ -1754,6 +1756,7 @@ class Game:
             self._event("power_drawn", power_kind=kind, name=name)
             if kind == "added":
                 self.added.append(name)
+                self.setup = self.setup.with_added(self.added)  # its game-wide rules act like a fixed added power's
                 self.forget_rules()
                 continue
             in_play = [f for f, _ in self.factions]
