@@ -473,7 +473,7 @@ class Checker(Visitor):
     def statement_Draw(self, s: ast.Draw, scope: _Scope) -> None:
         self.expect(s.count, scope, INT, "how many cards to draw")
         if s.whom is not None:
-            self.expect(s.whom, scope, COMMUNITY, "who draws")
+            self.one_community(s.whom, scope, "who draws", "draw", "draw N for c")
 
     def statement_Deal(self, s: ast.Deal, scope: _Scope) -> None:
         self.expect_cards(s.cards, scope, "what 'deal' hands out")
@@ -487,7 +487,8 @@ class Checker(Visitor):
     def statement_Score(self, s: ast.Score, scope: _Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of Survivors")
         if s.whom is not None:
-            self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
+            verb = "gain" if s.sign > 0 else "lose"
+            self.one_community(s.whom, scope, "who gains or loses", verb, verb + " N for c")
 
     def statement_NextLeader(self, s: ast.NextLeader, scope: _Scope) -> None:
         self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
@@ -516,7 +517,24 @@ class Checker(Visitor):
         if d.kind == "held":
             self.sink.error(d.span, "cards move to a 'hand' or a 'transfer' zone, not to 'held' (which is both)", "C047")
         if d.owner is not None:
-            self.expect(d.owner, scope, COMMUNITY, "whose zone")
+            self.one_community(d.owner, scope, "whose zone", "move", None)
+
+    def one_community(self, node: ast.Node, scope: _Scope, what: str, verb: str, each: str | None) -> None:
+        """`expect(node, COMMUNITY)`, with C082 where a group of Communities stands where one Community's zone or
+        turn is meant (a card lies in one zone; who draws or scores in which order is written with `each`)."""
+        t = self.expr(node, scope)
+        if t is None or t == COMMUNITY:
+            return
+        if t != COMMUNITIES:
+            self.sink.error(node.span, f"{what} must be {_a(COMMUNITY)}, but this is {_a(t)}", "C010")
+        elif each is None:
+            self.sink.error(node.span, "cards move into one Community's zone, not a group's: a card lies in one "
+                            "zone at a time", "C082",
+                            hint="each c in others { move ... to hand of c } moves cards to each of them; "
+                                 "deal CARDS to others hands them out one at a time")
+        else:
+            self.sink.error(node.span, f"'{verb} ... for' names one Community, not a group: say in which order "
+                            "each of them does it", "C082", hint=f"each c in others {{ {each} }}")
 
     # ------------------------------------------------------------- expressions
     def expect(self, node: ast.Node, scope: _Scope, wanted: str, what: str) -> str | None:
