@@ -20,6 +20,7 @@ from happydayz.kernel.scripted import check_script, is_script
 from happydayz.language import ast
 from happydayz.language.checker import check
 from happydayz.language.parser import parse_file
+from happydayz.language.scenario_state import read_state_entry
 
 POWER_SUFFIXES = (".power",)
 DATA_SUFFIXES = (".yaml", ".yml")
@@ -152,6 +153,10 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
     declared: dict[str, tuple] = {}  # name -> (its declaration, the file)
     uses: list = []
     problems = []
+    for entry in scenario.state:  # the scenario's own `state:` (D085 at the entry when one is wrong)
+        decl, _ = read_state_entry(entry)
+        if decl is not None:
+            declared[decl.name] = (decl, Path(scenario.source or "the scenario"))
     for file in dict.fromkeys(Path(f).resolve() for f in files):
         try:
             tree = trees[file] if file in trees else parse_file(file)
@@ -162,7 +167,8 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
                 uses.append(d)
             elif d.shared and d.name in declared:
                 problems.append(Diagnostic(d.span, f"the shared {d.kind} '{d.name}' is declared twice in this game: "
-                                           f"{declared[d.name][1].name} declares it too", "D052",
+                                           f"{declared[d.name][1].name} declares it too"
+                                           + (" (state:)" if declared[d.name][1] == Path(scenario.source or "the scenario") else ""), "D052",
                                            hint=f"keep one declaration; the other powers say 'uses {d.kind} {d.name}'"))
             elif d.shared:
                 declared[d.name] = (d, file)
@@ -171,10 +177,11 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
         if found is None:
             problems.append(Diagnostic(d.span, f"no power of this game declares the shared {d.kind} '{d.name}'",
                                        "D050", hint=f"an added power of the scenario declares it: "
-                                       f"'shared {_shape(d)}'"))
+                                       f"'shared {_shape(d)}', or the scenario: 'state: [\"{_shape(d)}\"]'"))
         elif _shape(found[0]) != _shape(d):
             problems.append(Diagnostic(d.span, f"'uses {_shape(d)}' does not match the declaration "
-                                       f"'shared {_shape(found[0])}' in {found[1].name}", "D051",
+                                       f"'shared {_shape(found[0])}' in {found[1].name}"
+                                       + (" (state:)" if found[1] == Path(scenario.source or "the scenario") else ""), "D051",
                                        hint=f"uses {_shape(found[0])}"))
     return problems
 

@@ -21,7 +21,8 @@ from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, TURNED_STATE, CompiledPower, StateSpec, VariantProgram
+from happydayz.language.scenario_state import read_state_entry
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, SHARED_STATE, TURNED_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -324,6 +325,14 @@ def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
     owners: dict[str, object] = {}  # state key -> the power file that declares it
     used: list[tuple[CompiledPower, StateSpec]] = []  # the shared states the powers' `uses` lines name
+    for entry in setup.scenario.state:  # the scenario's own `state:` (language.scenario_state): shared state
+        decl, problem = read_state_entry(entry)
+        if decl is None:
+            raise setup_error(setup.scenario, f"state: {problem}")
+        key = SHARED_STATE + decl.name
+        owners[key] = "scenario"  # (not a power file)
+        setup.state_specs[key] = StateSpec(key, decl.name, decl.kind, decl.per_community, decl.lifetime,
+                                           decl.visibility, None, decl.holds, "declares")
     for power in powers:
         for kind, variant in power.variants.items():
             for hook, program in variant.hooks.items():
@@ -333,6 +342,10 @@ def _index_programs(setup: GameSetup) -> None:
                 used.append((power, spec))
                 continue
             if owners.setdefault(spec.key, power.file) != power.file:
+                if owners[spec.key] == "scenario":
+                    raise setup_error(setup.scenario, f"the scenario declares the shared {spec.kind} '{spec.name}' "
+                                      f"(state:) and the power file {power.file.name} declares it too: one declares "
+                                      "it, the others say 'uses'")
                 if spec.shared:
                     raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} "
                                       f"both declare the shared {spec.kind} '{spec.name}': one declares it, the "
