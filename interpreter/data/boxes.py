@@ -36,6 +36,7 @@ from happydayz.base.files import LIMITS, is_regular_file, plain_relative, size_t
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
 from happydayz.data.schemas import fill_seats
+from happydayz.language.scenario_state import read_state_entry
 
 # --- diagnostic codes (documented in docs/boxes.md) -------------------------
 # D001-D007 come from safeyaml (reading and parsing the YAML itself).
@@ -973,7 +974,6 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
 
 def _check_state(doc, entries, sink: DiagnosticSink) -> None:
     """D085 at each `state:` entry that is not one counter or mark (or names one twice)."""
-    from happydayz.language.scenario_state import read_state_entry  # (the language reads it)
     seen: set[str] = set()
     for index, entry in enumerate(entries):
         decl, problem = read_state_entry(entry)
