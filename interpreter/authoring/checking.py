@@ -20,6 +20,7 @@ from happydayz.kernel.scripted import check_script, is_script
 from happydayz.language import ast
 from happydayz.language.checker import check
 from happydayz.language.parser import parse_file
+from happydayz.language.scenario_state import read_state_entry
 
 POWER_SUFFIXES = (".power",)
 DATA_SUFFIXES = (".yaml", ".yml")
@@ -153,6 +154,10 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
     declared: dict[str, tuple] = {}  # name -> (its declaration, the file)
     uses: list = []
     problems = []
+    for entry in scenario.state:  # the scenario's own `state:` (D085 at the entry when one is wrong)
+        decl, _ = read_state_entry(entry)
+        if decl is not None:
+            declared[decl.name] = (decl, Path(scenario.source or "the scenario"))
     for file in dict.fromkeys(Path(f).resolve() for f in files):
         try:
             tree = trees[file] if file in trees else parse_file(file)
@@ -163,7 +168,8 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
                 uses.append(d)
             elif d.shared and d.name in declared:
                 problems.append(Diagnostic(d.span, f"the shared {d.kind} '{d.name}' is declared twice in this game: "
-                                           f"{declared[d.name][1].name} declares it too", "D052",
+                                           f"{declared[d.name][1].name} declares it too"
+                                           + (" (state:)" if declared[d.name][1] == Path(scenario.source or "the scenario") else ""), "D052",
                                            hint=f"keep one declaration; the other powers say 'uses {d.kind} {d.name}'"))
             elif d.shared:
                 declared[d.name] = (d, file)
@@ -172,10 +178,11 @@ def _shared_problems(scenario, extended: Library, trees: dict) -> list[Diagnosti
         if found is None:
             problems.append(Diagnostic(d.span, f"no power of this game declares the shared {d.kind} '{d.name}'",
                                        "D050", hint=f"an added power of the scenario declares it: "
-                                       f"'shared {_shape(d)}'"))
+                                       f"'shared {_shape(d)}', or the scenario: 'state: [\"{_shape(d)}\"]'"))
         elif _shape(found[0]) != _shape(d):
             problems.append(Diagnostic(d.span, f"'uses {_shape(d)}' does not match the declaration "
-                                       f"'shared {_shape(found[0])}' in {found[1].name}", "D051",
+                                       f"'shared {_shape(found[0])}' in {found[1].name}"
+                                       + (" (state:)" if found[1] == Path(scenario.source or "the scenario") else ""), "D051",
                                        hint=f"uses {_shape(found[0])}"))
     return problems
 
@@ -186,10 +193,11 @@ COUNTED_OVER = ("trumps", "wild", "always_playable", "wins", "never_wins", "beat
 
 def _precedence_warnings(scenario, extended: Library, trees: dict) -> list[Diagnostic]:
     """W013 at each Faction's `rule trumps` when an added power of the scenario has a game-wide one: both can
-    apply to one card (the Faction's is tested first; the card trumps if either holds)."""
+    apply to one card (the Faction's is tested first; the card trumps if either holds). The scenario's own
+    added powers count too where `added` leaves them out: the random-power rule may draw them."""
     added = extended.all_added_powers()
     game_wide, counting = [], []
-    for name in scenario.added:
+    for name in [*scenario.added, *(n for n in extended.extra_added if n not in scenario.added)]:
         tree = _tree(added[name].power_file, trees) if name in added else None
         if tree is not None and any(r.kind == "trumps" for r in tree.rules):
             game_wide.append(tree.name)

@@ -39,7 +39,9 @@ GROUPS = ("self", "others", "everyone", "factions", "reserve", "trick", "encount
           "round", "players", "true", "false", "winner", "winning", "before", "sides", "partner", "team",
           # the hand's (docs/language.md, "The auction")
           "offered", "offered_faction", "passing", "bids_so_far", "auction_winner", "winning_bid", "winning_faction",
-          "dealer", "dummy", "auction_stage", "turned_up", "entered", "mover")
+          "dealer", "dummy", "auction_stage", "turned_up", "entered", "mover",
+          # where a card that entered a zone came from (`on enter expedition`, `on enter hand`)
+          "from_trick", "from_hand", "from_transfer", "from_expedition", "from_reserve", "from_discard")
 ZONES = ("hand", "transfer", "held", "expedition", "reserve", "discard")
 #: A hook as it is written, by its timing in the syntax tree.
 HOOK_WORDS = {"win": "on win", "play": "on play", "lead": "on lead", "trick": "on trick", "after_trick": "after trick",

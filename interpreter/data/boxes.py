@@ -36,6 +36,7 @@ from happydayz.base.files import LIMITS, is_regular_file, plain_relative, size_t
 from happydayz.base.resources import data_dir
 from happydayz.base.safeyaml import Document, format_path, load_yaml
 from happydayz.data.schemas import fill_seats
+from happydayz.language.scenario_state import read_state_entry
 
 # --- diagnostic codes (documented in docs/boxes.md) -------------------------
 # D001-D007 come from safeyaml (reading and parsing the YAML itself).
@@ -955,6 +956,7 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
     universe = {**box_factions, **library.extra_factions, **custom}
     _check_choices(doc, ("factions",), data.get("factions", []), universe, universe, "any loaded box", sink)
     _check_added(doc, ("added",), data.get("added", ()), {**known_added, **own_added}, "any loaded box", sink)
+    _check_state(doc, data.get("state", ()), sink)
 
     players = data.get("players")
     rules = house_rules(data)
@@ -982,11 +984,26 @@ def load_scenario_file(path: str | os.PathLike, library: Library,
         house_rules=rules,
         hand=own,
         options=tuple(data.get("options", {}).items()),
+        state=tuple(entry.strip() for entry in data.get("state", ())),
         **_switches(data),
     )
     extended = Library(boxes=boxes, extra_factions={**library.extra_factions, **custom},
                        extra_added={**library.extra_added, **own_added})
     return scenario, extended
+
+
+def _check_state(doc, entries, sink: DiagnosticSink) -> None:
+    """D085 at each `state:` entry that is not one counter or mark (or names one twice)."""
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        decl, problem = read_state_entry(entry)
+        if decl is not None and decl.name in seen:
+            problem = f"the scenario declares '{decl.name}' twice"
+        if problem is not None:
+            sink.error(doc.span(("state", index)), f"state: {problem}", "D085",
+                       "one counter or mark per entry, as an added power's shared line: 'mark trump: Faction for round'")
+        elif decl is not None:
+            seen.add(decl.name)
 
 
 def resolve_scenario(id_or_path: str | os.PathLike, library: Library,

@@ -114,6 +114,7 @@ class Scenario:
     house_rules: HouseRules = HouseRules()
     hand: Hand = Hand()  # its `hand:`, key by key over the box's (data.hand)
     options: tuple[tuple[str, int | bool], ...] = ()  # `options:`, the values it sets its powers' options to
+    state: tuple[str, ...] = ()  # `state:`, the shared counters and marks it declares (language.scenario_state)
 
 
 @dataclass(frozen=True)

@@ -378,6 +378,8 @@ class Game:
         game.population = list(layout.population)
         game.factions = [list(pair) for pair in layout.factions]
         game.added = list(layout.added)
+        if len(game.added) > len(setup.scenario.added):  # a power the random-power rule drew: its game-wide rules
+            game.setup = setup.with_added(game.added)
         game.round_no = layout.round_no
         game.round_gain = list(layout.round_gain)
         game.tricks_played = 0
@@ -762,12 +764,25 @@ class Game:
                 self._ask(seat, "transfer", prompt, pick(self.tables.follow, hand))
                 return
             picks.append((seat, receiver, -1))  # nothing left to pass: this pass is skipped
-        received = self.hand_keys if self.setup.hand.into == "hand" else self.transfer_keys
+        into_hand = self.setup.hand.into == "hand"
+        received = self.hand_keys if into_hand else self.transfer_keys
         for _, receiver, card in picks:
             if card >= 0:
                 self._move(card, received[receiver])
         if self.record:
             self._event("transfer", passes=[{"from": g, "to": r, "card": self.label(c)} for g, r, c in picks if c >= 0])
+        if into_hand and "hand" in self._in_force.enter_keys:  # each card passed enters its receiver's hand
+            for _, receiver, card in picks:
+                if card >= 0:
+                    self._entered((card,), "hand", receiver, "hand", None)
+            if self.frames:
+                self.after_frames = "transferred"
+                self.phase = "powers"
+                return
+        self._phase_transferred()
+
+    def _phase_transferred(self) -> None:
+        """The Transfer made (and the `on enter hand` hooks of its cards run): the auction, or the first trick."""
         if self.setup.hand.auction is not None:
             self._begin_auction()
             return
@@ -1765,6 +1780,7 @@ class Game:
             self._event("power_drawn", power_kind=kind, name=name)
             if kind == "added":
                 self.added.append(name)
+                self.setup = self.setup.with_added(self.added)  # its game-wide rules act like a fixed added power's
                 self.forget_rules()
                 continue
             in_play = [f for f, _ in self.factions]

@@ -21,7 +21,8 @@ from happydayz.data.options import option_problem
 from happydayz.data.environment import Environment
 from happydayz.data.model import CardSpec, FactionChoice, Library, Scenario
 from happydayz.language.ast import VARIANTS
-from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, TURNED_STATE, CompiledPower, StateSpec, VariantProgram
+from happydayz.language.scenario_state import read_state_entry
+from happydayz.language.compiler import AUCTION_STATE, DEALER_STATE, REDEAL_STATE, SHARED_STATE, TURNED_STATE, CompiledPower, StateSpec, VariantProgram
 
 
 @dataclass(frozen=True)
@@ -87,10 +88,27 @@ class GameSetup:
     # the added powers' game-wide `rule counts as F ranked V when C`: (C, F, V) each, in order; () in most games
     game_counts_as: tuple = ()
     with_game_rules: dict = field(default_factory=dict, repr=False)  # id(a Faction's rules) -> them with game_trumps
+    # the added powers in play (a tuple of names) -> this setup with their game-wide rules (with_added)
+    with_drawn: dict = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
         return self.options.players
+
+    def with_added(self, added) -> "GameSetup":
+        """This setup with the game-wide rules of the added powers `added` (the scenario's, then those the
+        random-power rule drew, in that order): itself when they bring no rule beyond the scenario's."""
+        key = tuple(added)
+        got = self.with_drawn.get(key)
+        if got is None:
+            trumps, counts_as = game_rules_of([self.added_power[name] for name in key if name in self.added_power])
+            if trumps == self.game_trumps and counts_as == self.game_counts_as:
+                got = self
+            else:
+                got = replace(self, game_trumps=trumps, game_counts_as=counts_as, with_game_rules={})
+                got.kernel_tables = self.kernel_tables  # the same cards and zones
+            self.with_drawn[key] = got
+        return got
 
     def rules(self, faction: str, variant: str) -> VariantProgram:
         own = self.faction_power[faction].variant(variant)
@@ -286,6 +304,12 @@ def _check_binding(scenario: Scenario, power: CompiledPower, wanted: str, use: s
     return power
 
 
+def game_rules_of(added: list) -> tuple[tuple, tuple]:
+    """The game-wide rules of these added powers, in their order: (the `rule trumps` tests, the `rule counts as`)."""
+    trumps = tuple(p.variant("fixed").trumps for p in added if p.fixed and p.variant("fixed").trumps)
+    return trumps, tuple(rule for p in added if p.fixed for rule in p.variant("fixed").counts_as)
+
+
 def with_game_trumps(own: VariantProgram, game: tuple) -> VariantProgram:
     """A Faction's rules with the game-wide `rule trumps` of added powers: its own rule is tested first, then
     each game-wide one in turn; the card trumps if one holds (docs/language.md, "Game-wide rules")."""
@@ -301,6 +325,14 @@ def _index_programs(setup: GameSetup) -> None:
     powers = list(setup.faction_power.values()) + list(setup.added_power.values()) + list(setup.card_power.values())
     owners: dict[str, object] = {}  # state key -> the power file that declares it
     used: list[tuple[CompiledPower, StateSpec]] = []  # the shared states the powers' `uses` lines name
+    for entry in setup.scenario.state:  # the scenario's own `state:` (language.scenario_state): shared state
+        decl, problem = read_state_entry(entry)
+        if decl is None:
+            raise setup_error(setup.scenario, f"state: {problem}")
+        key = SHARED_STATE + decl.name
+        owners[key] = "scenario"  # (not a power file)
+        setup.state_specs[key] = StateSpec(key, decl.name, decl.kind, decl.per_community, decl.lifetime,
+                                           decl.visibility, None, decl.holds, "declares")
     for power in powers:
         for kind, variant in power.variants.items():
             for hook, program in variant.hooks.items():
@@ -310,6 +342,10 @@ def _index_programs(setup: GameSetup) -> None:
                 used.append((power, spec))
                 continue
             if owners.setdefault(spec.key, power.file) != power.file:
+                if owners[spec.key] == "scenario":
+                    raise setup_error(setup.scenario, f"the scenario declares the shared {spec.kind} '{spec.name}' "
+                                      f"(state:) and the power file {power.file.name} declares it too: one declares "
+                                      "it, the others say 'uses'")
                 if spec.shared:
                     raise setup_error(setup.scenario, f"the power files {owners[spec.key].name} and {power.file.name} "
                                       f"both declare the shared {spec.kind} '{spec.name}': one declares it, the "
@@ -339,8 +375,7 @@ def _index_programs(setup: GameSetup) -> None:
             setup.state_specs[key] = StateSpec(key, name, "counter", name == "bid", "round", "public")
     setup.round_state = frozenset(key for key, spec in setup.state_specs.items() if spec.lifetime == "round")
     fixed = [setup.added_power[name] for name in setup.scenario.added if name in setup.added_power]
-    setup.game_trumps = tuple(p.variant("fixed").trumps for p in fixed if p.fixed and p.variant("fixed").trumps)
-    setup.game_counts_as = tuple(rule for p in fixed if p.fixed for rule in p.variant("fixed").counts_as)
+    setup.game_trumps, setup.game_counts_as = game_rules_of(fixed)
     if not setup.hand.turn_up:  # (`happydayz check` says it at the scenario's place: D046)
         playing = [setup.faction_power.get(c.faction) for c in setup.scenario.factions]
         playing += [setup.added_power.get(name) for name in setup.scenario.added]

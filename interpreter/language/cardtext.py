@@ -765,8 +765,8 @@ class Renderer(Visitor):
             return self.void_words
         if n.name in ("true", "false"):
             return "always" if n.name == "true" else "never"
-        if v is None and n.name == "passing":
-            return NAMES["passing"]
+        if v is None and (n.name == "passing" or n.name.startswith("from_") and n.name in NAMES):
+            return NAMES[n.name]
         if v is None and n.name in self.state:
             return self.state_test(self.state[n.name], None, ctx)
         if v is not None and v.kind == BOOL and v.label:

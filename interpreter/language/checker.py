@@ -30,7 +30,9 @@ PLAY, TRICK, AFTER, START, GAME_END = "on play", "on trick", "after trick", "at 
 BIDDING = "after transfer"  # the bidding moment: after the Transfer, before the round's first trick
 AUCTION = "bid rule"
 ENTER_EXPEDITION, ENTER_HAND = "on enter expedition", "on enter hand"  # a card entered a zone of yours
-ENTERED = (ENTER_EXPEDITION, ENTER_HAND)  # a `rule bids only when` condition: a bid of the hand's auction is being considered
+ENTERED = (ENTER_EXPEDITION, ENTER_HAND)
+#: Where a card that entered a zone came from (the kernel's `@from`): read as `from_trick`, `from_hand` ...
+ORIGINS = ("trick", "hand", "transfer", "expedition", "reserve", "discard")  # a `rule bids only when` condition: a bid of the hand's auction is being considered
 CONTEXT_OF_HOOK = {"win": WIN, "end_of_round": END, "play": PLAY, "lead": PLAY, "trick": TRICK, "after_trick": AFTER,
                    "start_of_round": START, "after_transfer": BIDDING, "end_of_game": GAME_END,
                    "enter_expedition": ENTER_EXPEDITION, "enter_hand": ENTER_HAND}
@@ -80,6 +82,8 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     # power moved it, read as Factions: none for a won trick's cards, else that one (`F in mover`)
     "entered": (CARD, ENTERED),
     "mover": (FACTIONS, ENTERED),
+    # ... and where the card came from: one yes/no per kind of zone (`from_trick`: a won trick's card)
+    **{name: (BOOL, ENTERED) for name in ("from_" + origin for origin in ORIGINS)},
 }
 #: The built-in names that also read `NAME of C` (a Community's): their type.
 TEAM_WORDS = {"partner": COMMUNITY, "team": COMMUNITIES}
@@ -471,7 +475,7 @@ class Checker(Visitor):
     def statement_Draw(self, s: ast.Draw, scope: _Scope) -> None:
         self.expect(s.count, scope, INT, "how many cards to draw")
         if s.whom is not None:
-            self.expect(s.whom, scope, COMMUNITY, "who draws")
+            self.one_community(s.whom, scope, "who draws", "draw", "draw N for c")
 
     def statement_Deal(self, s: ast.Deal, scope: _Scope) -> None:
         self.expect_cards(s.cards, scope, "what 'deal' hands out")
@@ -485,7 +489,8 @@ class Checker(Visitor):
     def statement_Score(self, s: ast.Score, scope: _Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of Survivors")
         if s.whom is not None:
-            self.expect(s.whom, scope, COMMUNITY, "who gains or loses")
+            verb = "gain" if s.sign > 0 else "lose"
+            self.one_community(s.whom, scope, "who gains or loses", verb, verb + " N for c")
 
     def statement_NextLeader(self, s: ast.NextLeader, scope: _Scope) -> None:
         self.only_in(s, "next leader", (WIN, PLAY, TRICK, AFTER, START, BIDDING))
@@ -514,7 +519,24 @@ class Checker(Visitor):
         if d.kind == "held":
             self.sink.error(d.span, "cards move to a 'hand' or a 'transfer' zone, not to 'held' (which is both)", "C047")
         if d.owner is not None:
-            self.expect(d.owner, scope, COMMUNITY, "whose zone")
+            self.one_community(d.owner, scope, "whose zone", "move", None)
+
+    def one_community(self, node: ast.Node, scope: _Scope, what: str, verb: str, each: str | None) -> None:
+        """`expect(node, COMMUNITY)`, with C082 where a group of Communities stands where one Community's zone or
+        turn is meant (a card lies in one zone; who draws or scores in which order is written with `each`)."""
+        t = self.expr(node, scope)
+        if t is None or t == COMMUNITY:
+            return
+        if t != COMMUNITIES:
+            self.sink.error(node.span, f"{what} must be {_a(COMMUNITY)}, but this is {_a(t)}", "C010")
+        elif each is None:
+            self.sink.error(node.span, "cards move into one Community's zone, not a group's: a card lies in one "
+                            "zone at a time", "C082",
+                            hint="each c in others { move ... to hand of c } moves cards to each of them; "
+                                 "deal CARDS to others hands them out one at a time")
+        else:
+            self.sink.error(node.span, f"'{verb} ... for' names one Community, not a group: say in which order "
+                            "each of them does it", "C082", hint=f"each c in others {{ {each} }}")
 
     # ------------------------------------------------------------- expressions
     def expect(self, node: ast.Node, scope: _Scope, wanted: str, what: str) -> str | None:

@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 from happydayz.language import ast
 from happydayz.language.budget import spend
-from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, CheckedPower, as_set
+from happydayz.language.checker import CARD, CARDS, COMMUNITIES, COMMUNITY, FACTION, FACTIONS, MAX_NUMBERS, ORIGINS, CheckedPower, as_set
 from happydayz.language.compiler import (AUCTION_STATE, DEALER_STATE, TURNED_STATE, ASK, CHOOSE, EACH_INIT, EFFECT, HOOK_NAMES, JUMP_UNLESS, LET, MAX_NUMBER, MODE,
                                          OPCODE_NAMES, SHARED_DESTINATIONS, Blind, CompiledPower, StateSpec, _before, held_card,
                                          _divide, _MISSING, _player, _position, _unique, attribute_test)
@@ -74,7 +74,7 @@ _VARIANT_KINDS = ast.VARIANTS + ("fixed",)
 # a rule's attribute of a VariantProgram: its kind, or KIND_when for a conditional yes/no rule
 _RULE_ATTRIBUTES = ast.RULE_KINDS + tuple(f"{kind}_when" for kind in ast.CONDITIONAL_FLAGS)
 _EFFECTS = ("move", "score", "next_leader", "next_lead", "state", "declare", "side", "end", "next_side", "untaken")
-_OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-", "@movers") + tuple(
+_OWN_WORDS = ("hand", "expedition", "end", "it", "+", "-", "@movers", "@from") + ORIGINS + tuple(
     word for place in SHARED_DESTINATIONS.values() for word in place)
 _AUCTION = (*AUCTION_STATE.values(), DEALER_STATE, TURNED_STATE)  # the keys of the hand's record in the game's state
 #: Every string the generator writes of its own accord (a power's strings are its Factions, variables and counters).
@@ -105,6 +105,7 @@ _BUILTINS = {
     "winning": "ctx.winning",
     "entered": "ctx.card",
     "mover": "ctx.env.get('@movers', ())",
+    **{f"from_{origin}": f"ctx.env.get('@from') == {origin!r}" for origin in ORIGINS},
     "sides": "('+', '-')",
     "void": "ctx.void",
     "side": "ctx.side",

@@ -24,7 +24,7 @@ from happydayz.language import ast
 from happydayz.base.errors import Span, SyntaxProblem
 from happydayz.language.budget import spend
 from happydayz.language.checker import (CARD, CARDS, COMMUNITIES, COMMUNITY, ELEMENT_OF, FACTION, FACTIONS, MAX_NUMBERS,
-                                       SIDE, CheckedPower, as_set)
+                                       ORIGINS, SIDE, CheckedPower, as_set)
 from happydayz.language.render import Prompts
 from happydayz.language.visitor import Visitor
 
@@ -862,6 +862,7 @@ _BUILTIN_READERS: dict[str, Fn] = {
     "winning": lambda ctx: ctx.winning,
     "entered": lambda ctx: ctx.card,
     "mover": lambda ctx: ctx.env.get("@movers", ()),
+    **{f"from_{origin}": (lambda origin: lambda ctx: ctx.env.get("@from") == origin)(origin) for origin in ORIGINS},
     "sides": lambda ctx: ("+", "-"),
     "void": lambda ctx: ctx.void,
     "side": lambda ctx: ctx.side,

@@ -38,6 +38,10 @@ NAMES = {
     "winning_faction": "the winning bid's Faction", "dealer": "the dealer", "dummy": "the dummy",
     "partner": "your partner", "team": "the Communities of your team",
     "auction_stage": "the auction's stage", "turned_up": "the turned-up card",
+    # where a card that entered a zone came from (`on enter expedition`, `on enter hand`)
+    "from_trick": "the card came from a won trick", "from_hand": "the card came from a hand",
+    "from_transfer": "the card came from a Transfer zone", "from_expedition": "the card came from an Expedition zone",
+    "from_reserve": "the card came from the Reserve", "from_discard": "the card came from the discard pile",
 }
 # The sides of a trick, each as a noun phrase.
 SIDE_WORDS = {"plus": "the + side", "minus": "the − side"}

@@ -27,7 +27,10 @@ _WORDS = re.compile(r"[a-z]+")
 _NAMES = re.compile(r"[a-z][a-z_]*[a-z]")
 #: Built-in names and functions (not keywords of the grammar) that a hover explains too: every name the
 #: checker gives a value to, the hand's auction and teams included.
-NAMES = frozenset(BUILTINS) | frozenset(FUNCTIONS) | frozenset({"partner", "team", "entered", "mover"})
+NAMES = frozenset(BUILTINS) | frozenset(FUNCTIONS) | frozenset({"partner", "team", "entered", "mover",
+                                                                         "from_trick", "from_hand", "from_transfer",
+                                                                         "from_expedition", "from_reserve",
+                                                                         "from_discard"})
 
 
 def _words(code: str) -> set[str]:

@@ -34,7 +34,7 @@ from happydayz.kernel.setup import GameSetup
 from happydayz.language import vm
 from happydayz.players.agents import card_ids
 from happydayz.players.greedy import (CHOICE, ME, OVERTAKE, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
-                                      _finish_hook, _Probe, _run_hook, overtakes)
+                                      _best_play_as, _finish_hook, _Probe, _run_hook, overtakes)
 
 #: Decision kinds GreedyAgent answers by its own rules; any other kind gets a random legal option.
 KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power",
@@ -293,15 +293,23 @@ class FastGreedyAgent(GreedyAgent):
         memo = est._memo
         hand_worth = self.hand_worth
         beats = self._beats
+        counts_as = bool(self.setup.game_counts_as)
         scores = []
         for option in decision.options:
             card, side = option.value if lead else (option.value, side0)
             rules = est.rules(card)
             led = led0
+            counted = None
+            if counts_as:  # (a game with game-wide `rule counts as`: the Factions cards count as)
+                counted = self._counted(est, plays0 + [(me, card, False)], led0, side, leader)
             if led is None and not rules.never_leads:
-                led = cards[card].faction
-            trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held)
-            best = _best_play(cards, plays0 + [(me, card, trump)], led, side == "+")
+                led = cards[card].faction if counted is None else counted[card][0]
+            trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held,
+                                                               None if counted is None else counted[card][0])
+            if counted is None:
+                best = _best_play(cards, plays0 + [(me, card, trump)], led, side == "+")
+            else:
+                best = _best_play_as(counted, plays0 + [(me, card, trump)], led, side == "+")
             facts = per_led.get(led)
             if facts is None:
                 adds = self._additions(est, led, rest, voids)
@@ -317,7 +325,7 @@ class FastGreedyAgent(GreedyAgent):
             if contest:
                 worth = table_m + card_m + enc_m
                 biggest = 0.0
-                bval = None if best[2] else cards[best[1]].value
+                bval = None if best[2] else cards[best[1]].value if counted is None else counted[best[1]][1]
                 for seat, add in adds:
                     worth += add.m
                     if bval is None or seat in team:  # (my partner beating the best card still wins for my team)

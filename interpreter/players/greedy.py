@@ -797,6 +797,23 @@ def overtakes(cards, plays0, led0, side: str, team, rest) -> bool:
         return False
     before = _best_play(cards, plays0, led0, side == "+")
     return before is not None and before[0] in team
+def _best_play_as(counted: dict, plays: list[tuple[int, int, bool]], led: str | None, high: bool):
+    """_best_play where the game has game-wide `rule counts as`: each card's Faction and value are those it
+    counts as (`counted`: card -> (Faction, value), GreedyAgent._counted), as the kernel finds the winner."""
+    trump = follow = None
+    for p in plays:
+        faction, v = counted[p[1]]
+        if v is None:
+            continue
+        if p[2]:
+            if trump is None or ((v > trump[0]) if high else (v < trump[0])):
+                trump = (v, p)
+        elif trump is None and led is not None and faction == led:
+            if follow is None or ((v > follow[0]) if high else (v < follow[0])):
+                follow = (v, p)
+    if trump is not None:
+        return trump[1]
+    return follow[1] if follow is not None else None
 
 
 def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
@@ -1050,9 +1067,37 @@ class GreedyAgent:
             return best(following)
         return None
 
-    def _trumps(self, est: Estimate, card: int, led: str | None, side: str, leader: int, held: list[int]) -> bool:
+    def _counted(self, est: Estimate, plays: list[tuple[int, int, bool]], led: str | None, side: str,
+                 leader: int) -> dict:
+        """card -> (Faction, value) each card of `plays` counts as by the game's game-wide `rule counts as`
+        (the first whose condition holds; else its own), read on a stand-in of the table. Only asked in a game
+        with such rules: the others read the printed Faction and value."""
+        cards, on_table = est.cards, tuple(c for _, c, _ in plays)
+        out = {}
+        for seat, card, _ in plays:
+            got = est._once(("counted", card, led, side, leader, on_table),
+                            lambda: self._count_as(est, seat, card, led, side, leader, on_table))
+            out[card] = got
+        for card in on_table:
+            out.setdefault(card, (cards[card].faction, cards[card].value))
+        return out
+
+    def _count_as(self, est: Estimate, seat: int, card: int, led, side: str, leader: int, on_table) -> tuple:
+        probe = est._once(("bare probe",), lambda: _Probe(self.setup, est.obs, est.factions, {})).reset()
+        ctx = vm.Ctx(probe, seat, {}, trick=tuple(c for c in on_table if c != card), led=led, leader=leader,
+                     card=card, void=False, side=side)
+        try:
+            for condition, faction, rank in self.setup.game_counts_as:
+                if condition(ctx):
+                    return faction(ctx), rank(ctx)
+        except Exception:  # a condition reading what the stand-in lacks: its printed Faction and value
+            pass
+        return est.cards[card].faction, est.cards[card].value
+
+    def _trumps(self, est: Estimate, card: int, led: str | None, side: str, leader: int, held: list[int],
+                as_faction: str | None = None) -> bool:
         rules = est.rules(card)
-        if rules.trumps is None or led is None or est.cards[card].faction == led:
+        if rules.trumps is None or led is None or (as_faction or est.cards[card].faction) == led:
             return False
         return est._once(("trumps", card, led, side, leader), lambda: self._cuts(est, rules, card, led, side, leader,
                                                                                   held))
@@ -1117,11 +1162,18 @@ class GreedyAgent:
         cards = est.cards
         rules = est.rules(card)
         led = led0
+        counted = None
+        if self.setup.game_counts_as:  # (a game with game-wide `rule counts as`: the Factions cards count as)
+            counted = self._counted(est, plays0 + [(me, card, False)], led0, side, leader)
         if led is None and not rules.never_leads:
-            led = cards[card].faction
-        trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held)
+            led = cards[card].faction if counted is None else counted[card][0]
+        trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held,
+                                                           None if counted is None else counted[card][0])
         plays = plays0 + [(me, card, trump)]
-        best = _best_play(cards, plays, led, side == "+")  # (the public rules: _winner)
+        if counted is None:
+            best = _best_play(cards, plays, led, side == "+")  # (the public rules: _winner)
+        else:
+            best = _best_play_as(counted, plays, led, side == "+")
         items = items0 + [est.item(card)]
 
         # what the others still to play are likely to add, and whether they can beat the best card
@@ -1141,7 +1193,7 @@ class GreedyAgent:
             adds = memo["adds", led] = self._additions(est, led, rest, voids)
         contest = best is not None and best[0] in team
         if contest and not best[2]:
-            bval = cards[best[1]].value
+            bval = cards[best[1]].value if counted is None else counted[best[1]][1]
         for seat, add in adds:
             items.append(add)
             trick_worth += add.m

@@ -118,3 +118,49 @@ def test_each_bot_plays_a_game_with_enter_hooks_to_the_end(capsys, bots):
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     assert len(result["games"]) == games and all(g["winners"] is not None for g in result["games"])
+
+
+GREETERS = GAMES / "enter_hand_from_transfer.yaml"
+
+
+def test_a_card_the_transfer_passes_into_a_hand_enters_it_from_a_hand_with_no_mover():
+    # issue 28: the Transfer (hand.transfer.into: hand) runs `on enter hand` like other moves
+    game = _played(GREETERS)
+    entered = [(e["seat"], e["card"], e["to"], e["from"], e["mover"]) for e in game.log if e["event"] == "enter"]
+    assert entered[:3] == [(2, "Plain 4", "hand", "hand", None), (0, "Plain 10", "hand", "hand", None),
+                           (1, "Scientists 5", "hand", "hand", None)]
+    assert all(to == "expedition" and origin == "trick" for _, _, to, origin, _ in entered[3:]) and len(entered) == 9
+    # the hooks ran before the first lead: the transfer event, then the three enter events, then the first play
+    kinds = [e["event"] for e in game.log]
+    assert kinds.index("transfer") < kinds.index("enter") < kinds.index("play")
+    gains = [(e["seat"], e["amount"]) for e in game.log if e["event"] == "score" and e["power"] == "Greeters"]
+    assert gains[:3] == [(2, 10), (0, 10), (1, 10)]
+
+
+def test_a_transfer_into_a_transfer_zone_enters_no_hand(tmp_path):
+    # the negative control: the same game with the passed cards in Transfer zones (into: transfer_zone)
+    mods = GAMES / "mods"
+    for name in ("greeters.power", "plain.power"):
+        (tmp_path / name).write_text((mods / name).read_text(encoding="utf-8"), encoding="utf-8")
+    scenario = (mods / "greeters.scenario.yaml").read_text(encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(scenario.replace("into: hand", "into: transfer_zone"), encoding="utf-8")
+    script = GREETERS.read_text(encoding="utf-8").replace("mods/greeters.scenario.yaml", "s.yaml")
+    (tmp_path / "g.yaml").write_text(script.split("expect:")[0], encoding="utf-8")
+    game = _played(tmp_path / "g.yaml")
+    entered = [e for e in game.log if e["event"] == "enter"]
+    assert entered and all(e["to"] == "expedition" for e in entered)
+    assert [e for e in game.log if e["event"] == "score" and e["amount"] == 10] == []
+
+
+@pytest.mark.parametrize("name", ["from_trick", "from_hand", "from_transfer", "from_expedition", "from_reserve",
+                                  "from_discard"])
+def test_where_a_card_came_from_is_read_only_in_the_enter_hooks(tmp_path, name):
+    from happydayz.authoring.checking import check_paths
+    path = tmp_path / "p.power"
+    path.write_text(f"power P {{\n  added\n\n  at end of round {{\n    if {name} {{\n      gain 1\n    }}\n  }}\n}}\n",
+                    encoding="utf-8")
+    codes = [d.code for d in check_paths([path])]
+    assert "C003" in codes, codes
+    path.write_text(f"power P {{\n  added\n\n  on enter hand {{\n    if {name} {{\n      gain 1\n    }}\n  }}\n}}\n",
+                    encoding="utf-8")
+    assert [d.code for d in check_paths([path]) if d.severity == "error"] == []

@@ -114,7 +114,7 @@ def test_an_added_power_carries_rule_trumps_but_no_other_trick_rule():
 def test_a_zone_of_a_group_of_communities_reads_but_a_move_goes_to_one():
     assert codes(power("  at end of round {\n    gain count(expedition of [self, left of left]) + "
                        "count(held of others)\n  }")) == []
-    assert [c for c, _ in codes(power("  at end of round {\n    move reserve to hand of others\n  }"))] == ["C010"]
+    assert [c for c, _ in codes(power("  at end of round {\n    move reserve to hand of others\n  }"))] == ["C082"]
 
 
 def test_a_game_whose_uses_line_names_nothing_declared_is_refused_at_set_up(tmp_path):
@@ -158,3 +158,45 @@ def test_compile_keeps_each_rule_counts_as_in_order():
     text = power(COUNTS + "\n  rule counts as trump ranked 20 when value of played == 12")
     compiled = compile_power(check(parse(text, "x.power")), Path("x.power"))
     assert len(compiled.variant("fixed").counts_as) == 2
+
+
+def _scenario_state(tmp_path, state: str, power_line: str = "uses mark trump: Faction"):
+    mods = ROOT / "tests" / "games" / "mods"
+    power = (mods / "callers.power").read_text(encoding="utf-8").replace("uses mark trump: Faction", power_line)
+    (tmp_path / "callers.power").write_text(power, encoding="utf-8")
+    scenario = (mods / "callers.scenario.yaml").read_text(encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(scenario.replace('  - "mark trump: Faction for round"\n', state),
+                                     encoding="utf-8")
+    from happydayz.authoring.checking import check_paths
+    return [(d.code, Path(d.span.file).name, d.span.line, d.message) for d in check_paths([tmp_path / "s.yaml"])]
+
+
+def test_state_declared_in_the_scenario_is_checked_across_its_powers_at_their_lines(tmp_path):
+    # issue 27: a scenario's `state:` declares shared state; check scenario.yaml checks each `uses` against it
+    assert _scenario_state(tmp_path, '  - "mark trump: Faction for round"\n') == []
+    assert _scenario_state(tmp_path, '  - "mark trump: Side"\n') == [
+        ("D051", "callers.power", 5, "'uses mark trump: Faction' does not match the declaration 'shared mark trump: "
+                                     "Side' in s.yaml (state:)")]
+    assert _scenario_state(tmp_path, '  - "counter calls"\n') == [
+        ("D050", "callers.power", 5, "no power of this game declares the shared mark 'trump'")]
+    assert _scenario_state(tmp_path, '  - "mark trump: Colour"\n') == [
+        ("D085", "s.yaml", 11, "state: a mark holds a Yes/No, or what ': TYPE' names: a Faction, a Card, a "
+                               "Community or a Side, not 'Colour'")]
+    assert [c for c, *_ in _scenario_state(tmp_path, '  - "mark trump: Faction"\n  - "counter trump"\n')] == ["D085"]
+    assert [c for c, *_ in _scenario_state(tmp_path, '  - "mark trump: Faction"\n  - "counter a secret"\n')] == [
+        "D085"]
+
+
+def test_state_declared_in_the_scenario_and_by_a_power_is_refused(tmp_path):
+    found = _scenario_state(tmp_path, '  - "mark trump: Faction for round"\n', "uses mark trump: Faction")
+    assert found == []
+    from happydayz.kernel.setup import prepare
+    from happydayz.data.environment import Environment
+    from happydayz.base.errors import HappyError
+    # the negative control of the game: without the scenario's state, the game is refused at set-up
+    scenario = (tmp_path / "s.yaml").read_text(encoding="utf-8")
+    (tmp_path / "s.yaml").write_text(scenario.replace('state:\n  - "mark trump: Faction for round"\n', ""),
+                                     encoding="utf-8")
+    with pytest.raises(HappyError) as caught:
+        prepare(Environment(), tmp_path / "s.yaml", players=3)
+    assert "names a shared mark that no power of the game declares" in str(caught.value.diagnostics[0].message)
