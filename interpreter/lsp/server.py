@@ -80,11 +80,29 @@ def make_server(env: Environment | None = None):
     latest: dict[str, object] = {}  # uri -> the version of its latest change
     one_at_a_time = asyncio.Lock()
 
+    def elsewhere(d: Diagnostic, text: str) -> types.Diagnostic:
+        """A problem a scenario's check found in a power file it names (a `uses` line its `state:` does not
+        declare, say): shown on the scenario, at the line naming that file (else its `state:` key, else line
+        1), with the power file's place in the message and as related information."""
+        other = Path(d.span.file)
+        lines = text.splitlines()
+        line = next((i for i, t in enumerate(lines) if other.name in t), None)
+        if line is None:
+            line = next((i for i, t in enumerate(lines) if t.startswith("state:")), 0)
+        found = lsp_diagnostic(d, text)
+        found.message = f"{other.name}:{d.span.line}:{d.span.column}: {found.message}"
+        found.range = types.Range(start=types.Position(line=line, character=0),
+                                  end=types.Position(line=line, character=len(lines[line]) if lines else 0))
+        found.related_information = [types.DiagnosticRelatedInformation(
+            location=types.Location(uri=other.resolve().as_uri(), range=span_range(d.span)), message=d.message)]
+        return found
+
     def analyse(text: str, path: str) -> list[types.Diagnostic]:
         here = Path(path).resolve()
-        # (a scenario's check may report problems of the power files it names: they belong to those files)
-        return [lsp_diagnostic(d, text) for d in documents.diagnose(text, path, server.env)
-                if Path(d.span.file).resolve() == here]
+        # (a scenario's check also reports problems of the power files it names: the editor shows only the open
+        # file's, so they are shown on the scenario, pointing at the power file)
+        return [lsp_diagnostic(d, text) if Path(d.span.file).resolve() == here else elsewhere(d, text)
+                for d in documents.diagnose(text, path, server.env)]
 
     async def publish(uri: str) -> None:
         document = server.workspace.get_text_document(uri)

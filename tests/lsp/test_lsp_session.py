@@ -122,6 +122,25 @@ async def test_scenario_files_are_checked_as_you_type(client: LanguageClient, tm
 
 
 @pytest.mark.asyncio
+async def test_a_scenario_shows_the_problems_its_state_makes_in_the_powers_it_names(client: LanguageClient, tmp_path):
+    """A power's `uses` line that the scenario's `state:` no longer declares is an error of the power file: the
+    editor shows only the open file's problems, so the scenario shows it, at the line naming the power, with
+    the power file's place in the message and as related information."""
+    scenario = ROOT / "tests" / "games" / "mods" / "callers.scenario.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    copy = tmp_path / scenario.name
+    power = tmp_path / "callers.power"
+    power.write_text((scenario.parent / "callers.power").read_text(encoding="utf-8"), encoding="utf-8")
+    assert await _open(client, copy, text) == []
+    found = await _change(client, copy, text.replace("mark trump: Faction for round", "mark trump for round"), 2)
+    assert [d.code for d in found] == ["D051"], [(d.code, d.message) for d in found]
+    (problem,) = found
+    assert problem.message.startswith("callers.power:5:3: ") and problem.range.start.line == 8  # "power: callers.power"
+    (related,) = problem.related_information
+    assert related.location.uri == power.resolve().as_uri() and related.location.range.start.line == 4
+
+
+@pytest.mark.asyncio
 async def test_hover_shows_card_text_and_the_reference(client: LanguageClient):
     text = HIPPIES.read_text(encoding="utf-8")
     await _open(client, HIPPIES, text)
