@@ -59,7 +59,7 @@ def test_lockstep_quick_defaults():
 
 @pytest.mark.parametrize("setting", SETTINGS[1:], ids=_id)
 def test_lockstep_quick(setting):
-    _agree(setting, 20)
+    _agree(setting, 50)  # 50 deals per setting, as at the defaults
 
 
 @pytest.mark.slow
