@@ -1525,7 +1525,7 @@ class Renderer(Visitor):
                 lifetime = HOLDS_LIFETIME_WORDS[(d.holds, d.lifetime)]
             if d.shared == "uses":
                 whose = "each Community's" if d.per_community else "the game's"
-                lines.append((0, f"this power uses {whose} shared {thing}, which an added power of the game keeps"))
+                lines.append((0, f"this power uses {whose} shared {thing}, which the game keeps (an added power or the scenario declares it)"))
                 continue
             secret = "secret " if d.visibility == "secret" else ""
             keeper = "each Community keeps" if d.per_community else "the game keeps"
