@@ -19,13 +19,12 @@ A mismatch names the seed, the decision (its number, the player, the phase) and 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from dataclasses import dataclass, replace
 
 import pyspiel
-from lockstep_report import report_runs
+from lockstep_report import command_line
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import ByRound, Hand
@@ -216,43 +215,11 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
     return figures, found
 
 
-def _setting(text: str) -> tuple[str, bool]:
-    name, _, value = text.partition("=")
-    if name not in DEFAULTS:
-        raise argparse.ArgumentTypeError(f"unknown parameter {name!r} (known: {', '.join(DEFAULTS)})")
-    return name, value.lower() in ("1", "true", "yes")
-
-
-def _shown(settings: dict) -> str:
-    return ", ".join(f"{k}={str(v).lower()}" for k, v in settings.items()) or "defaults"
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=50)
-    parser.add_argument("--setting", type=_setting, action="append", default=[],
-                        help="NAME=true|false, for both engines (several allowed)")
-    parser.add_argument("--controls", action="store_true",
-                        help="the negative controls: how many hands until the first mismatch (at most 2,000)")
-    parser.add_argument("--all", action="store_true",
-                        help="every setting: the defaults (2,000 hands) and each other value of one parameter (200)")
-    args = parser.parse_args(argv)
-    if args.controls:
-        missed = 0
-        for name, ours, theirs, laid in CONTROLS:
-            figures, found = run(ours, theirs, hands=2000, laid=laid)
-            if found:
-                print(f"control {name}: first mismatch after {figures.hands + 1} hand(s)"
-                      f"{' (a laid deal)' if laid else ''}: {found[0].splitlines()[0][:150]}", flush=True)
-            else:
-                missed += 1
-                print(f"control {name}: NO mismatch in 2000 hands", flush=True)
-        return 1 if missed else 0
-    if args.all:
-        runs = [({}, 2000)] + [({name: not default}, 200) for name, default in DEFAULTS.items()]
-    else:
-        runs = [(dict(args.setting), args.hands)]
-    return report_runs("hearts", runs, run, _shown)
+    controls = [(f"control {name}" + (" (a laid deal)" if laid else ""),
+                 lambda o=ours, t=theirs, l=laid: run(o, t, hands=2000, laid=l)) for name, ours, theirs, laid in CONTROLS]
+    settings = [{}] + [{name: not default} for name, default in DEFAULTS.items()]
+    return command_line(__doc__, "hearts", DEFAULTS, settings, run, controls, argv)
 
 
 if __name__ == "__main__":

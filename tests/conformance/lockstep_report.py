@@ -1,11 +1,18 @@
-"""What both lockstep harnesses print from the command line: each setting's figures, then their total."""
+"""What every lockstep harness does from the command line: its settings' figures and their total, or its
+negative controls; one copy for the five games (each harness gives its parameters, settings and controls)."""
 
 from __future__ import annotations
 
+import argparse
 from typing import Callable
 
 
-def report_runs(game: str, runs: list, run: Callable, shown: Callable[[dict], str]) -> int:
+def shown(settings: dict) -> str:
+    """A setting as the figures name it: "players=5, off_bid_penalty=true", or "defaults"."""
+    return ", ".join(f"{k}={str(v).lower()}" for k, v in settings.items()) or "defaults"
+
+
+def report_runs(game: str, runs: list, run: Callable, shown: Callable[[dict], str] = shown, unit: str = "hands") -> int:
     """Play each (settings, hands) of `runs` with `run` and print its figures; 1 if any hand mismatched."""
     hands = decisions = mismatches = 0
     for settings, count in runs:
@@ -13,9 +20,52 @@ def report_runs(game: str, runs: list, run: Callable, shown: Callable[[dict], st
         for text in found:
             print(text)
         played = figures.hands + figures.mismatches
-        print(f"{game} ({shown(settings)}): {played} hands, {figures.decisions} decisions compared, "
+        print(f"{game} ({shown(settings)}): {played} {unit}, {figures.decisions} decisions compared, "
               f"mismatches: {figures.mismatches}", flush=True)
         hands, decisions, mismatches = hands + played, decisions + figures.decisions, mismatches + figures.mismatches
     if len(runs) > 1:
-        print(f"{game}, every setting: {hands} hands, {decisions} decisions compared, mismatches: {mismatches}")
+        print(f"{game}, every setting: {hands} {unit}, {decisions} decisions compared, mismatches: {mismatches}")
     return 1 if mismatches else 0
+
+
+def report_controls(controls: list[tuple[str, Callable]], unit: str = "hands") -> int:
+    """Run each (name, control) until its first mismatch (a control plays at most 2,000 hands and returns
+    (figures, found)); print after how many hands it came; 1 if a control found none."""
+    missed = 0
+    for name, control in controls:
+        figures, found = control()
+        if found:
+            print(f"{name}: first mismatch after {figures.hands + 1} {unit[:-1]}(s): {found[0].splitlines()[0][:150]}",
+                  flush=True)
+        else:
+            missed += 1
+            print(f"{name}: NO mismatch in 2000 {unit}", flush=True)
+    return 1 if missed else 0
+
+
+def command_line(doc: str, game: str, parameters: dict, settings: list[dict], run: Callable,
+                 controls: list[tuple[str, Callable]], argv=None, unit: str = "hands") -> int:
+    """The harness's command: --hands N and --setting NAME=VALUE (typed by `parameters`' defaults), --all
+    (2,000 at the defaults, the first of `settings`, and 200 for each other one) or --controls."""
+    def setting(text: str) -> tuple[str, object]:
+        name, _, value = text.partition("=")
+        if name not in parameters:
+            raise argparse.ArgumentTypeError(f"unknown parameter {name!r} (known: {', '.join(parameters)})")
+        default = parameters[name]
+        if isinstance(default, bool):
+            return name, value.lower() in ("1", "true", "yes")
+        return name, value if isinstance(default, str) else int(value)
+
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=50)
+    parser.add_argument("--setting", type=setting, action="append", default=[],
+                        help="NAME=VALUE, for both engines (several allowed)")
+    parser.add_argument("--controls", action="store_true",
+                        help=f"the negative controls: how many {unit} until the first mismatch (at most 2,000)")
+    parser.add_argument("--all", action="store_true",
+                        help=f"every setting: the defaults (2,000 {unit}) and each other one (200)")
+    args = parser.parse_args(argv)
+    if args.controls:
+        return report_controls(controls, unit)
+    runs = [(s, 2000 if not s else 200) for s in settings] if args.all else [(dict(args.setting), args.hands)]
+    return report_runs(game, runs, run, shown, unit)

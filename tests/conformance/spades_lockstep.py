@@ -32,13 +32,12 @@ A mismatch names the seed, the decision (its number, the player, the phase) and 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from dataclasses import dataclass, replace
 
 import pyspiel
-from lockstep_report import report_runs
+from lockstep_report import command_line
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import Hand
@@ -293,45 +292,10 @@ CONTROLS = [
 ]
 
 
-def _setting(text: str) -> tuple[str, int | bool | str]:
-    name, _, value = text.partition("=")
-    known = {**DEFAULTS, **OWN}
-    if name not in known:
-        raise argparse.ArgumentTypeError(f"unknown parameter {name!r} (known: {', '.join(known)})")
-    if isinstance(known[name], bool):
-        return name, value.lower() in ("1", "true", "yes")
-    if isinstance(known[name], str):
-        return name, value
-    return name, int(value)
-
-
-def _shown(settings: dict) -> str:
-    return ", ".join(f"{k}={str(v).lower()}" for k, v in settings.items()) or "defaults"
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=50)
-    parser.add_argument("--setting", type=_setting, action="append", default=[],
-                        help="NAME=VALUE, for both engines (several allowed)")
-    parser.add_argument("--controls", action="store_true",
-                        help="the negative controls: how many hands until the first mismatch (at most 2,000)")
-    parser.add_argument("--all", action="store_true",
-                        help="every setting: the defaults (2,000 hands) and each other one (200)")
-    args = parser.parse_args(argv)
-    if args.controls:
-        missed = 0
-        for name, ours, theirs, laid in CONTROLS:
-            figures, found = run(ours, theirs, hands=2000, laid=laid)
-            if found:
-                print(f"control {name}: first mismatch after {figures.hands + 1} hand(s): "
-                      f"{found[0].splitlines()[0][:150]}", flush=True)
-            else:
-                missed += 1
-                print(f"control {name}: NO mismatch in 2000 hands", flush=True)
-        return 1 if missed else 0
-    runs = [(s, 2000 if not s else 200) for s in SETTINGS] if args.all else [(dict(args.setting), args.hands)]
-    return report_runs("spades", runs, run, _shown)
+    controls = [(f"control {name}", lambda o=ours, t=theirs, l=laid: run(o, t, hands=2000, laid=l))
+                for name, ours, theirs, laid in CONTROLS]
+    return command_line(__doc__, "spades", {**DEFAULTS, **OWN}, SETTINGS, run, controls, argv)
 
 
 if __name__ == "__main__":
