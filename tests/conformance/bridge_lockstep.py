@@ -30,7 +30,8 @@ import sys
 from dataclasses import dataclass, replace
 
 import pyspiel
-from lockstep_report import command_line
+import lockstep_report
+from lockstep_report import Mismatch, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import Hand
@@ -51,15 +52,8 @@ SETTINGS = [{}] + [{"dealer": d} for d in (1, 2, 3)] + [
     {"dealer": 3, "dealer_vul": True}, {"num_tricks_in_observation": 0}]
 
 
-class Mismatch(AssertionError):
-    pass
-
-
 @dataclass
-class Figures:
-    hands: int = 0
-    decisions: int = 0
-    mismatches: int = 0
+class Figures(lockstep_report.Figures):
     passed_out: int = 0
     doubled: int = 0
     redoubled: int = 0
@@ -289,16 +283,9 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
     theirs = {**DEFAULTS, **(settings_theirs if settings_theirs is not None else settings_ours)}
     kernel = Kernel(ours, laying)
     spiel_game = pyspiel.load_game("bridge", theirs)
-    figures, found = Figures(), []
-    for seed in range(first_seed, first_seed + hands):
-        try:
-            play_hand(seed, kernel, spiel_game, figures)
-        except Mismatch as exc:
-            figures.mismatches += 1
-            found.append(str(exc))
-            if stop_at_first:
-                break
-    return figures, found
+    figures = Figures()
+    return play_hands(lambda seed: play_hand(seed, kernel, spiel_game, figures),
+                      figures, hands, first_seed, stop_at_first)
 
 
 #: The negative controls: (name, the kernel's settings, OpenSpiel's settings, how the contract is laid).

@@ -33,7 +33,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyspiel
-from lockstep_report import command_line
+import lockstep_report
+from lockstep_report import Mismatch, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import Hand
@@ -70,15 +71,8 @@ def short(action: int) -> str:
     return {24: "Pass", 25: "Clubs", 26: "Diamonds", 27: "Hearts", 28: "Spades", 29: "Alone", 30: "Partner"}[action]
 
 
-class Mismatch(AssertionError):
-    pass
-
-
 @dataclass
-class Figures:
-    hands: int = 0
-    decisions: int = 0
-    mismatches: int = 0
+class Figures(lockstep_report.Figures):
     second_round: int = 0  # hands whose trump was named in the second round of bidding
     stuck: int = 0  # the dealer's last bid of the second round, with no pass (stick_the_dealer)
     alone: int = 0  # hands a maker played alone
@@ -248,16 +242,9 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
     theirs = {**DEFAULTS, **(settings_theirs if settings_theirs is not None else settings_ours)}
     kernel = Kernel(ours, edit=edit)
     spiel_game = pyspiel.load_game("euchre", theirs)
-    figures, found = Figures(), []
-    for seed in range(first_seed, first_seed + hands):
-        try:
-            play_hand(seed, kernel, spiel_game, figures)
-        except Mismatch as exc:
-            figures.mismatches += 1
-            found.append(str(exc))
-            if stop_at_first:
-                break
-    return figures, found
+    figures = Figures()
+    return play_hands(lambda seed: play_hand(seed, kernel, spiel_game, figures),
+                      figures, hands, first_seed, stop_at_first)
 
 
 #: The negative controls: (parameter, the kernel's settings, OpenSpiel's settings).

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pyspiel
-from lockstep_report import command_line
+import lockstep_report
+from lockstep_report import Mismatch, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import ByRound, Hand
@@ -87,15 +88,7 @@ CONTROLS = [
 ]
 
 
-class Mismatch(AssertionError):
-    pass
-
-
-@dataclass
-class Figures:
-    hands: int = 0
-    decisions: int = 0
-    mismatches: int = 0
+Figures = lockstep_report.Figures
 
 
 class Kernel:
@@ -203,16 +196,9 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
     theirs = {**DEFAULTS, **(settings_theirs if settings_theirs is not None else settings_ours)}
     kernel = Kernel(ours)
     spiel_game = pyspiel.load_game("hearts", spiel_settings(theirs))
-    figures, found = Figures(), []
-    for seed in range(first_seed, first_seed + hands):
-        try:
-            play_hand(seed, ours, theirs, kernel, spiel_game, figures, laid=laid)
-        except Mismatch as exc:
-            figures.mismatches += 1
-            found.append(str(exc))
-            if stop_at_first:
-                break
-    return figures, found
+    figures = Figures()
+    return play_hands(lambda seed: play_hand(seed, ours, theirs, kernel, spiel_game, figures, laid=laid),
+                      figures, hands, first_seed, stop_at_first)
 
 
 def main(argv=None) -> int:

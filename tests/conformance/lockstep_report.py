@@ -1,10 +1,39 @@
-"""What every lockstep harness does from the command line: its settings' figures and their total, or its
-negative controls; one copy for the five games (each harness gives its parameters, settings and controls)."""
+"""What every lockstep harness shares: its mismatch, its figures, the loop over the seeds, and its command
+line (its settings' figures and their total, or its negative controls); each harness gives its own game's
+hand, parameters, settings and controls."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Callable
+
+
+class Mismatch(AssertionError):
+    """The two engines disagree: the text names the seed, the decision and both move sets."""
+
+
+@dataclass
+class Figures:
+    """What a run compared (a harness adds the counts of its own game's rare events)."""
+    hands: int = 0
+    decisions: int = 0
+    mismatches: int = 0
+
+
+def play_hands(play: Callable[[int], None], figures: Figures, hands: int, first_seed: int = 0,
+               stop_at_first: bool = True) -> tuple[Figures, list[str]]:
+    """play(seed) for each of `hands` seeds from first_seed; the mismatches' texts (at most one with stop_at_first)."""
+    found: list[str] = []
+    for seed in range(first_seed, first_seed + hands):
+        try:
+            play(seed)
+        except Mismatch as exc:
+            figures.mismatches += 1
+            found.append(str(exc))
+            if stop_at_first:
+                break
+    return figures, found
 
 
 def shown(settings: dict) -> str:

@@ -26,7 +26,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyspiel
-from lockstep_report import command_line
+import lockstep_report
+from lockstep_report import Mismatch, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import ByRound, Hand
@@ -62,15 +63,8 @@ def scenario_of(settings: dict) -> str:
     raise ValueError(f"no scenario of the box for {settings}")
 
 
-class Mismatch(AssertionError):
-    pass
-
-
 @dataclass
-class Figures:
-    hands: int = 0
-    decisions: int = 0
-    mismatches: int = 0
+class Figures(lockstep_report.Figures):
     restricted: int = 0  # bids with fewer moves than 0 to the number of tricks: the dealer's restriction
 
 
@@ -209,16 +203,9 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
     theirs = {**DEFAULTS, **(settings_theirs if settings_theirs is not None else settings_ours)}
     kernel = Kernel(ours)
     spiel_game = pyspiel.load_game("oh_hell", theirs)
-    figures, found = Figures(), []
-    for seed in range(first_seed, first_seed + hands):
-        try:
-            play_hand(seed, kernel, spiel_game, figures)
-        except Mismatch as exc:
-            figures.mismatches += 1
-            found.append(str(exc))
-            if stop_at_first:
-                break
-    return figures, found
+    figures = Figures()
+    return play_hands(lambda seed: play_hand(seed, kernel, spiel_game, figures),
+                      figures, hands, first_seed, stop_at_first)
 
 
 #: The negative controls: (parameter, the kernel's settings, OpenSpiel's settings). Where a parameter

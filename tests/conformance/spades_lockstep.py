@@ -37,7 +37,8 @@ import sys
 from dataclasses import dataclass, replace
 
 import pyspiel
-from lockstep_report import command_line
+import lockstep_report
+from lockstep_report import Mismatch, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import Hand
@@ -71,15 +72,8 @@ SETTINGS = [
 ]
 
 
-class Mismatch(AssertionError):
-    pass
-
-
 @dataclass
-class Figures:
-    hands: int = 0
-    decisions: int = 0
-    mismatches: int = 0
+class Figures(lockstep_report.Figures):
     nils: int = 0  # nil bids made
     bag_penalties: int = 0  # hands in which a team's bags reached 10
     wins: int = 0  # hands ending the game by win_threshold
@@ -249,16 +243,9 @@ def run(settings_ours: dict, settings_theirs: dict | None = None, hands: int = 5
     theirs = {**DEFAULTS, **OWN, **(settings_theirs if settings_theirs is not None else settings_ours)}
     kernel = Kernel(ours)
     spiel_game = pyspiel.load_game("spades", spiel_parameters(theirs))
-    figures, found = Figures(), []
-    for seed in range(first_seed, first_seed + hands):
-        try:
-            play_hand(seed, kernel, spiel_game, theirs, figures, laid)
-        except Mismatch as exc:
-            figures.mismatches += 1
-            found.append(str(exc))
-            if stop_at_first:
-                break
-    return figures, found
+    figures = Figures()
+    return play_hands(lambda seed: play_hand(seed, kernel, spiel_game, theirs, figures, laid),
+                      figures, hands, first_seed, stop_at_first)
 
 
 def _cards(suit: int, low: int, high: int) -> list[int]:
