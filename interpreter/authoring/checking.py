@@ -246,29 +246,35 @@ def _shape(d) -> str:
     return f"{d.kind} {d.name}" + (f": {d.holds}" if d.holds else "") + (" per community" if d.per_community else "")
 
 
-def _turned_up_problems(doc, scenario, extended: Library, library: Library, trees: dict) -> list[Diagnostic]:
-    """A power of the scenario that reads `turned_up` while its hand turns no card up (D046), at the power's entry."""
-    box = library.boxes.get(scenario.box)
-    if box is None or scenario_hand(box.hand, scenario.house_rules, scenario.hand).turn_up:
-        return []
+def _powers_reading(name: str, doc, scenario, extended: Library, trees: dict):
+    """(entry path, power name, file, the first read) of each power of the scenario (its `factions` and
+    `added` entries) that reads the built-in `name` somewhere."""
     factions, added = extended.all_factions(), extended.all_added_powers()
     entries = [(("factions", i), c.faction, factions[c.faction].power_file) for i, c in enumerate(scenario.factions)
                if c.faction in factions]
-    entries += [(("added", i), name, added[name].power_file) for i, name in enumerate(scenario.added) if name in added]
-    problems = []
-    for where, name, file in entries:
+    entries += [(("added", i), power, added[power].power_file) for i, power in enumerate(scenario.added)
+                if power in added]
+    for where, power, file in entries:
         path = Path(file).resolve()
         try:
             tree = trees[path] if path in trees else parse_file(path)
         except HappyError:
             continue  # reported when the power file is checked
-        read = next((n for n in ast.walk(tree) if isinstance(n, ast.NameRef) and n.name == "turned_up"), None)
+        read = next((n for n in ast.walk(tree) if isinstance(n, ast.NameRef) and n.name == name), None)
         if read is not None and where in doc.values:
-            problems.append(Diagnostic(doc.span(where), f"{format_path(where)}: the power of {name} reads turned_up "
-                                       f"({path.name}:{read.span.line}:{read.span.column}), the card the hand turns "
-                                       "up, but this scenario's hand turns up none", "D046",
-                                       hint="say turn_up: true in the scenario's hand (docs/boxes.md, 'The auction')"))
-    return problems
+            yield where, power, path, read
+
+
+def _turned_up_problems(doc, scenario, extended: Library, library: Library, trees: dict) -> list[Diagnostic]:
+    """A power of the scenario that reads `turned_up` while its hand turns no card up (D046), at the power's entry."""
+    box = library.boxes.get(scenario.box)
+    if box is None or scenario_hand(box.hand, scenario.house_rules, scenario.hand).turn_up:
+        return []
+    return [Diagnostic(doc.span(where), f"{format_path(where)}: the power of {power} reads turned_up "
+                       f"({path.name}:{read.span.line}:{read.span.column}), the card the hand turns "
+                       "up, but this scenario's hand turns up none", "D046",
+                       hint="say turn_up: true in the scenario's hand (docs/boxes.md, 'The auction')")
+            for where, power, path, read in _powers_reading("turned_up", doc, scenario, extended, trees)]
 
 
 def _dummy_warnings(doc, scenario, extended: Library, library: Library, trees: dict) -> list[Diagnostic]:
@@ -277,25 +283,12 @@ def _dummy_warnings(doc, scenario, extended: Library, library: Library, trees: d
     box = library.boxes.get(scenario.box)
     if box is None or scenario_hand(box.hand, scenario.house_rules, scenario.hand).dummy != "none":
         return []
-    factions, added = extended.all_factions(), extended.all_added_powers()
-    entries = [(("factions", i), c.faction, factions[c.faction].power_file) for i, c in enumerate(scenario.factions)
-               if c.faction in factions]
-    entries += [(("added", i), name, added[name].power_file) for i, name in enumerate(scenario.added) if name in added]
-    problems = []
-    for where, name, file in entries:
-        path = Path(file).resolve()
-        try:
-            tree = trees[path] if path in trees else parse_file(path)
-        except HappyError:
-            continue  # reported when the power file is checked
-        read = next((n for n in ast.walk(tree) if isinstance(n, ast.NameRef) and n.name == "dummy"), None)
-        if read is not None and where in doc.values:
-            problems.append(Diagnostic(doc.span(where), f"{format_path(where)}: the power of {name} reads dummy "
-                                       f"({path.name}:{read.span.line}:{read.span.column}), but this scenario's hand "
-                                       "has no dummy: it is always Community 0", "W024", severity="warning",
-                                       hint="say dummy: partner_of_declarer in the scenario's hand, with teams and "
-                                            "an auction (docs/boxes.md, 'The dummy')"))
-    return problems
+    return [Diagnostic(doc.span(where), f"{format_path(where)}: the power of {power} reads dummy "
+                       f"({path.name}:{read.span.line}:{read.span.column}), but this scenario's hand "
+                       "has no dummy: it is always Community 0", "W024", severity="warning",
+                       hint="say dummy: partner_of_declarer in the scenario's hand, with teams and "
+                            "an auction (docs/boxes.md, 'The dummy')")
+            for where, power, path, read in _powers_reading("dummy", doc, scenario, extended, trees)]
 
 
 def check_paths(paths: list[str | os.PathLike], env: Environment | None = None) -> list[Diagnostic]:
