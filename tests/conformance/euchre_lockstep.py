@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pyspiel
 import lockstep_report
-from lockstep_report import Mismatch, command_line, play_hands
+from lockstep_report import Mismatch, apply_both, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import Hand
@@ -206,11 +206,7 @@ def play_hand(seed: int, kernel: Kernel, spiel_game, figures: Figures) -> None:
             else:
                 figures.defended_alone += 1
         answers += kind == "go alone"
-        state.apply_action(action)
-        try:
-            game.apply(moves[action])
-        except Exception as exc:
-            raise Mismatch(f"seed {seed}, decision {step}: the kernel refused OpenSpiel's move: {exc}") from None
+        apply_both(state, game, moves[action], action, seed, step)
         step += 1
     points_theirs = [int(r) for r in state.returns()]
     if passes == 8:  # nobody bid: OpenSpiel's hand is over with no points; the kernel deals again

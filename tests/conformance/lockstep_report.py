@@ -21,6 +21,16 @@ class Figures:
     mismatches: int = 0
 
 
+def apply_both(state, game, move, action: int, seed: int, step: int) -> None:
+    """One chosen move to both engines: OpenSpiel's action to its state, the kernel's `move` to its game
+    (a move the kernel refuses is a mismatch)."""
+    state.apply_action(action)
+    try:
+        game.apply(move)
+    except Exception as exc:
+        raise Mismatch(f"seed {seed}, decision {step}: the kernel refused OpenSpiel's move: {exc}") from None
+
+
 def play_hands(play: Callable[[int], None], figures: Figures, hands: int, first_seed: int = 0,
                stop_at_first: bool = True) -> tuple[Figures, list[str]]:
     """play(seed) for each of `hands` seeds from first_seed; the mismatches' texts (at most one with stop_at_first)."""

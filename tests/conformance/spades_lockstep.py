@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 import pyspiel
 import lockstep_report
-from lockstep_report import Mismatch, command_line, play_hands
+from lockstep_report import Mismatch, apply_both, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import Hand
@@ -201,11 +201,7 @@ def play_hand(seed: int, kernel: Kernel, spiel_game, theirs: dict, figures: Figu
             action = BID_BASE + laid.bids[player]
         if spiel_kind == "bid":
             bids[player] = action - BID_BASE
-        state.apply_action(action)
-        try:
-            game.apply(moves[action])
-        except Exception as exc:
-            raise Mismatch(f"seed {seed}, decision {step}: the kernel refused OpenSpiel's move: {exc}") from None
+        apply_both(state, game, moves[action], action, seed, step)
         step += 1
     if not (game.over or game.round_no > 1):
         raise Mismatch(f"seed {seed} ({where}): OpenSpiel's hand is over, the kernel still asks "
