@@ -34,7 +34,7 @@ from happydayz.kernel.setup import GameSetup
 from happydayz.language import vm
 from happydayz.players.agents import card_ids
 from happydayz.players.greedy import (CHOICE, ME, OVERTAKE, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
-                                      _best_play_as, _finish_hook, _Probe, _run_hook, overtakes)
+                                      _finish_hook, _Probe, _run_hook, overtakes)
 
 #: Decision kinds GreedyAgent answers by its own rules; any other kind gets a random legal option.
 KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power",
@@ -306,10 +306,7 @@ class FastGreedyAgent(GreedyAgent):
                 led = cards[card].faction if counted is None else counted[card][0]
             trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held,
                                                                None if counted is None else counted[card][0])
-            if counted is None:
-                best = _best_play(cards, plays0 + [(me, card, trump)], led, side == "+")
-            else:
-                best = _best_play_as(counted, plays0 + [(me, card, trump)], led, side == "+")
+            best = _best_play(cards, plays0 + [(me, card, trump)], led, side == "+", counted)
             facts = per_led.get(led)
             if facts is None:
                 adds = self._additions(est, led, rest, voids)
@@ -355,7 +352,7 @@ class FastGreedyAgent(GreedyAgent):
                     u_lose = self._utility_of(est, profile, items, enc_item, likely)
             score = p_win * u_win + (1 - p_win) * u_lose - hand_worth(est, card)
             if len(team) > 1 and best is not None and best[0] == me and overtakes(cards, plays0, led0, side, team,
-                                                                                   rest):
+                                                                                   rest, counted):
                 score -= OVERTAKE  # (GreedyAgent's: my partner's card wins already, no rival plays after me)
             scores.append(score)
         return scores

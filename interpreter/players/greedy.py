@@ -768,41 +768,17 @@ class Estimate:
 
 
 # =============================================================== the agent
-def _best_play(cards, plays: list[tuple[int, int, bool]], led: str | None, high: bool):
+def _best_play(cards, plays: list[tuple[int, int, bool]], led: str | None, high: bool, counted: dict | None = None):
     """(seat, card, trump) of the best play by the public rules, or None: the first best trump if a
-    card cut, else the first best card of the Faction led (cards without a value never win)."""
+    card cut, else the first best card of the Faction led (cards without a value never win). Where the
+    game has game-wide `rule counts as`, `counted` (card -> (Faction, value), GreedyAgent._counted) gives
+    the Faction and value each card counts as, as the kernel finds the winner."""
     trump = follow = None
     for p in plays:
-        v = cards[p[1]].value
-        if v is None:
-            continue
-        if p[2]:
-            if trump is None or ((v > trump[0]) if high else (v < trump[0])):
-                trump = (v, p)
-        elif trump is None and led is not None and cards[p[1]].faction == led:
-            if follow is None or ((v > follow[0]) if high else (v < follow[0])):
-                follow = (v, p)
-    if trump is not None:
-        return trump[1]
-    return follow[1] if follow is not None else None
-
-
-#: What beating my partner's winning card costs when no rival plays after me (a good card spent for nothing).
-OVERTAKE = 0.5
-
-
-def overtakes(cards, plays0, led0, side: str, team, rest) -> bool:
-    """Whether the trick so far is my partner's and no rival is still to play: my card beating it gains nothing."""
-    if not plays0 or led0 is None or any(seat not in team for seat in rest):
-        return False
-    before = _best_play(cards, plays0, led0, side == "+")
-    return before is not None and before[0] in team
-def _best_play_as(counted: dict, plays: list[tuple[int, int, bool]], led: str | None, high: bool):
-    """_best_play where the game has game-wide `rule counts as`: each card's Faction and value are those it
-    counts as (`counted`: card -> (Faction, value), GreedyAgent._counted), as the kernel finds the winner."""
-    trump = follow = None
-    for p in plays:
-        faction, v = counted[p[1]]
+        if counted is None:
+            faction, v = cards[p[1]].faction, cards[p[1]].value
+        else:
+            faction, v = counted[p[1]]
         if v is None:
             continue
         if p[2]:
@@ -814,6 +790,18 @@ def _best_play_as(counted: dict, plays: list[tuple[int, int, bool]], led: str | 
     if trump is not None:
         return trump[1]
     return follow[1] if follow is not None else None
+
+
+#: What beating my partner's winning card costs when no rival plays after me (a good card spent for nothing).
+OVERTAKE = 0.5
+
+
+def overtakes(cards, plays0, led0, side: str, team, rest, counted: dict | None = None) -> bool:
+    """Whether the trick so far is my partner's and no rival is still to play: my card beating it gains nothing."""
+    if not plays0 or led0 is None or any(seat not in team for seat in rest):
+        return False
+    before = _best_play(cards, plays0, led0, side == "+", counted)
+    return before is not None and before[0] in team
 
 
 def _plain_utility(est: "Estimate", profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
@@ -1170,10 +1158,7 @@ class GreedyAgent:
         trump = rules.trumps is not None and self._trumps(est, card, led, side, leader, held,
                                                            None if counted is None else counted[card][0])
         plays = plays0 + [(me, card, trump)]
-        if counted is None:
-            best = _best_play(cards, plays, led, side == "+")  # (the public rules: _winner)
-        else:
-            best = _best_play_as(counted, plays, led, side == "+")
+        best = _best_play(cards, plays, led, side == "+", counted)  # (the public rules: _winner)
         items = items0 + [est.item(card)]
 
         # what the others still to play are likely to add, and whether they can beat the best card
@@ -1225,7 +1210,8 @@ class GreedyAgent:
         if p_win < 1:
             u_lose = self._utility_of(est, profile, items, enc_item, likely_winner)
         score = p_win * u_win + (1 - p_win) * u_lose
-        if len(team) > 1 and best is not None and best[0] == me and overtakes(cards, plays0, led0, side, team, rest):
+        if (len(team) > 1 and best is not None and best[0] == me
+                and overtakes(cards, plays0, led0, side, team, rest, counted)):
             score -= OVERTAKE  # my partner's card wins already and no rival plays after me: mine is spent for nothing
         return score
 
