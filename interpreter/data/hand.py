@@ -153,6 +153,11 @@ class Auction:
     def stages(self) -> tuple:
         return (self,) + self.then
 
+    @property
+    def level_alone(self) -> bool:
+        """Whether this stage's bids include a level alone (`no_trump`: "3 no trump")."""
+        return len(self.bids) > 3 and bool(self.bids[3])
+
 
 #: `ends: first_bid` as Auction.ends says it.
 FIRST_BID = -1

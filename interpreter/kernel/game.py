@@ -836,7 +836,7 @@ class Game:
 
     def _no_trump(self) -> bool:
         """Whether the hand's auction bids levels alone too (`bids: {levels: ..., no_trump: true}`)."""
-        return any(len(stage.bids) > 3 for stage in self.setup.hand.auction.stages)
+        return any(stage.level_alone for stage in self.setup.hand.auction.stages)
 
     def _best_bid(self) -> tuple | None:
         state = self.state
@@ -854,7 +854,7 @@ class Game:
         elif kind == "factions":
             values = [(None, f) for f in reversed(factions)]
         else:
-            alone = [None] if len(auction.bids) > 3 else []  # no_trump: a level alone, above every Faction
+            alone = [None] if auction.level_alone else []  # no_trump: a level alone, above every Faction
             values = [(n, f) for n in range(auction.bids[1], auction.bids[2] + 1) for f in factions[::-1] + alone]
         best = self._best_bid()
         if auction.climbing and best is not None:
