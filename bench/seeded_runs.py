@@ -6,11 +6,16 @@ names its settings, so a change that was meant to keep the games shows where it 
 
     python bench/seeded_runs.py --out before.json          # record
     python bench/seeded_runs.py --compare before.json      # exit 1 and list the runs that changed
+    python bench/seeded_runs.py --compare tests/golden/seeded_runs.json tests/golden/seeded_bot_runs.json
+    python bench/seeded_runs.py --bots-only --out tests/golden/seeded_bot_runs.json   # re-record the bots' runs
 
 The set covers every scenario of the Happy DayZ boxes at 2 to 5 players, express and campaign,
 promos, random powers and a random set-up, with random, greedy and ISMCTS seats.
-`tests/golden/seeded_runs.json` is the set recorded for the kernel at the start of
-the "hand as data" work; `tests/kernel/test_seeded_runs.py` compares against it.
+`tests/golden/seeded_runs.json` holds the rules' runs (every seat a random bot), recorded for
+the kernel at the start of the "hand as data" work: they never change. The runs with greedy or
+ISMCTS seats are in `tests/golden/seeded_bot_runs.json`: a bot may be changed on purpose to decide
+better (issue 34), and then those runs are re-recorded with `--bots-only --out` in the same commit.
+`tests/kernel/test_seeded_runs.py` compares against both.
 The classic games' boxes (Hearts...) are not in it: they were not there when it was
 recorded, and OpenSpiel checks them move by move (tests/conformance).
 """
@@ -62,22 +67,30 @@ def digest(run: dict) -> str:
     return hashlib.sha256((to_json(result) + "\n" + log.getvalue()).encode("utf-8")).hexdigest()
 
 
-def record() -> dict[str, str]:
-    return {run["name"]: digest(run) for run in runs()}
+def has_bots(run: dict) -> bool:
+    """A run with a greedy or ISMCTS seat: its digest follows the bots' decisions, not only the rules."""
+    return "bots" in run
+
+
+def record(bots_only: bool = False) -> dict[str, str]:
+    return {run["name"]: digest(run) for run in runs() if has_bots(run) or not bots_only}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--out", metavar="PATH", help="write the digests of every run as JSON")
-    group.add_argument("--compare", metavar="PATH", help="compare every run with the digests in PATH")
+    group.add_argument("--compare", metavar="PATH", nargs="+", help="compare the runs with the digests in these files")
+    parser.add_argument("--bots-only", action="store_true", help="only the runs with a greedy or ISMCTS seat")
     args = parser.parse_args(argv)
-    now = record()
+    now = record(args.bots_only)
     if args.out:
         Path(args.out).write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"{len(now)} seeded runs recorded in {args.out}")
         return 0
-    before = json.loads(Path(args.compare).read_text(encoding="utf-8"))
+    before: dict[str, str] = {}
+    for path in args.compare:
+        before.update(json.loads(Path(path).read_text(encoding="utf-8")))
     changed = sorted(name for name in before.keys() | now.keys() if before.get(name) != now.get(name))
     for name in changed:
         print(f"changed: {name}")
