@@ -52,6 +52,11 @@ _STOP_OPTION = Option(vm.STOP, "stop choosing")
 _UNANSWERED = object()  # no choice waits for an answer (see Game._phase_powers)
 
 
+#: Every kind of decision the kernel asks (Decision.kind); tests/players/test_honesty.py checks each call that
+#: asks one names a kind of this list, and that every bot answers each kind honestly.
+DECISION_KINDS = ("dealer", "transfer", "bid", "lead", "follow", "choose", "ask", "faction_change", "replace_power")
+
+
 class Decision:
     """A question to one Community: who answers, what kind of decision, its prompt, its legal options.
 
@@ -65,7 +70,7 @@ class Decision:
     def __init__(self, actor: int, kind: str, prompt: str, options: tuple[Option, ...]) -> None:
         self.actor = actor  # the Community whose decision it is (whose card is played)
         self.decider = actor  # the one asked: another for a dummy hand (Game._ask sets it as it makes one)
-        self.kind = kind  # dealer, transfer, lead, follow, choose, ask, faction_change, replace_power
+        self.kind = kind  # one of DECISION_KINDS
         self.prompt = prompt
         self.options = options
 
