@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The strength table: every bot against three random bots and against three greedy bots, on every box.
+"""The strength table: every bot against random bots and against greedy bots, on every box, the classics too.
 
     python bench/strength_table.py --out docs/bots/strength.jsonl                 # play every row, from scratch
     python bench/strength_table.py --out docs/bots/strength.jsonl --resume        # go on where the file stops
@@ -7,6 +7,8 @@
     python bench/strength_table.py --out F --no-play --markdown docs/bots.md      # only write the table
     python bench/strength_table.py --out F --no-play --compare greedy greedy-reference --opponents random
     python bench/strength_table.py --out F --bots greedy --opponents greedy-reference --games 2000
+    python bench/strength_table.py --out docs/bots/strength.jsonl --also docs/bots/strength-classics.jsonl \
+        --resume --forget greedy,ismcts --markdown docs/bots.md   # after a change of those bots' decisions
 
 A row is (scenario, bot under test, opponents). Each box of the library gives one
 scenario (its first: a box added later is one more set of rows, nothing to
@@ -411,13 +413,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in [*args.bots, *args.opponents, *(args.compare or ()), *args.forget]:
         if name not in REGISTRY:
             p.error(f"unknown bot {name!r} (known: {', '.join(sorted(REGISTRY))})")
+    if not args.no_play and args.out.exists() and args.out.stat().st_size and not args.resume:
+        p.error(f"{args.out} holds games already: --resume to go on, or another --out")
     for path in [args.out, *args.also] if args.forget else ():
         if path.exists():
             print(f"{path}: {forget(path, args.forget)} batch lines of {', '.join(sorted(args.forget))} dropped",
                   file=sys.stderr)
     if not args.no_play:
-        if args.out.exists() and args.out.stat().st_size and not args.resume:
-            p.error(f"{args.out} holds games already: --resume to go on, or another --out")
         args.out.parent.mkdir(parents=True, exist_ok=True)
         run(args, args.out, progress=lambda msg: print(msg, file=sys.stderr, flush=True))
     lines = read_lines(args.out) + [line for path in args.also for line in read_lines(path)]
