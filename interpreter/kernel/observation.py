@@ -110,8 +110,45 @@ KEYS: dict[str, Maker] = {
                                    for h in game.history],
 }
 
-#: The card lists of KEYS by their ids alone (the Encounter card: its id, or None).
+def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
+    """(every card `seat` sees, the cards known in its own Expedition zone, its face-up ones there), in one
+    pass over the zones: what determinize.known_cards and expeditions_seen read off the observation's keys
+    (its hand, every Transfer zone it sees, each Expedition zone's known and face-up cards, the Encounter
+    card, the turned-up card, the trick, a dummy hand laid face up). A bot reads it as
+    `card_ids(view, "seen")`; tests/kernel/test_seen_ids.py checks it against those keys."""
+    zones, flag, rules_of = game.zones, game.seen, game.rules_of
+    seen = set(zones[game.hand_keys[seat]])
+    for cards in _transfer_ids(game, seat):
+        seen.update(cards)
+    mine: list[int] = []
+    up: set[int] = set()
+    for s, key in enumerate(game.expedition_keys):
+        cards = zones[key]
+        if s == seat:
+            known = [c for c in cards if flag[c]]
+            up = {c for c in cards if rules_of(c).face_up}
+            mine = known + [c for c in cards if c in up and not flag[c]]
+            seen.update(mine)
+        else:
+            seen.update([c for c in cards if flag[c] or rules_of(c).face_up])
+    encounter = zones["encounter"]
+    if encounter:
+        seen.add(encounter[0])
+    turned = game.turned_up()
+    if turned is not None:
+        seen.add(turned)
+    trick = game.trick
+    if trick is not None:
+        seen.update([card for _, card, _ in trick.plays])
+    dummy = game.dummy
+    if dummy is not None and dummy != seat:
+        seen.update(zones[game.hand_keys[dummy]])
+    return seen, mine, up
+
+
+#: The card lists of KEYS by their ids alone (the Encounter card: its id, or None); and "seen" (_seen).
 CARD_IDS: dict[str, Maker] = {
+    "seen": _seen,
     "hand": lambda game, seat: list(game.zones[game.hand_keys[seat]]),
     "transfer": _transfer_ids,
     "expedition_known": lambda game, seat: game.known,

@@ -32,9 +32,10 @@ from happydayz.kernel.observation import has_known
 from happydayz.kernel.game import Decision
 from happydayz.kernel.setup import GameSetup
 from happydayz.language import vm
+from happydayz.players import lean_play
 from happydayz.players.agents import card_ids
 from happydayz.players.greedy import (CHOICE, ME, OVERTAKE, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
-                                      _finish_hook, _Probe, _run_hook, overtakes)
+                                      _finish_hook, _readable, _Probe, _run_hook, overtakes)
 
 #: Decision kinds GreedyAgent answers by its own rules; any other kind gets a random legal option.
 KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power",
@@ -395,8 +396,23 @@ class FastGreedyAgent(GreedyAgent):
         return mine - others * (share if rival_share is None else rival_share)
 
     def decide(self, observation: dict, decision: Decision) -> int:
-        if self.model is not None and decision.kind not in KNOWN_KINDS and len(decision.options) > 1:
-            return self.rng.randrange(len(decision.options))  # a kind the rules of thumb know nothing of
+        kind = decision.kind
+        if self.model is not None and len(decision.options) > 1:
+            if kind not in KNOWN_KINDS:
+                return self.rng.randrange(len(decision.options))  # a kind the rules of thumb know nothing of
+            if kind == "lead" or kind == "follow":
+                obs = _readable(observation)
+                model = self.model
+                in_play = model.in_play(obs)
+                S = lean_play.statics(model, obs, in_play, obs["seat"], hook_table)
+                if S.ok:  # (lean_play: the same scores from per-process tables)
+                    self._chosen = []
+                    encounter = card_ids(obs, "encounter")
+                    if encounter is not None:
+                        self._encounter = encounter
+                    scores = lean_play.scores(S, obs, decision.options, kind == "lead")
+                    random = self.rng.random
+                    return max(range(len(scores)), key=lambda i: (scores[i], random()))
         return super().decide(observation, decision)
 
 
