@@ -15,7 +15,8 @@ left to FastGreedyAgent's general scoring (`statics(...).ok` is False).
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
+from operator import attrgetter
 from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
@@ -41,11 +42,15 @@ class Statics:
         self.val = [c.value for c in cards]
         self.surv = model.survivors  # (signed: PowerModel.sign)
         self.never_leads = [False] * size
+        self.always = [False] * size
+        self.conditional_rules = any(r.never_leads_when is not None or r.always_playable_when is not None
+                                     for r in rules.values())
         self.keep = [0.0] * size  # the static part of GreedyAgent._hand_worth (a card whose worth is >= 0)
         self.valueless = [False] * size
         for c, r in rules.items():
             spec = cards[c]
             self.never_leads[c] = bool(r.never_leads)
+            self.always[c] = bool(r.always_playable)
             if spec.value is None:
                 self.valueless[c] = True
                 self.keep[c] = 2.0 if r.always_playable else 0.5
@@ -65,7 +70,11 @@ class Statics:
         self.profiles: dict[str, OnWin] = {}
         for f in self.factions:
             self.profiles[f] = model.on_win(obs, f)
-        self.plain = {f: not p.deals and not p.partial and not p.sheds for f, p in self.profiles.items()}
+        # a power valued from sums: it deals nothing, moves no part of the trick, and its choices of cards
+        # (sheds) come from neither the trick nor one's Expedition zone (GreedyAgent._utility reads no other)
+        self.plain_kind = {f: not p.deals and not p.partial and all(sh.source not in ("expedition", "trick")
+                                                                    for sh in p.sheds)
+                           for f, p in self.profiles.items()}
         self.hooked = bool(in_play.hooks or in_play.card_hooks)
         self.card_hooks = bool(in_play.card_hooks)
         self.table = hook_table(model, obs, in_play, seat) if self.hooked else None
@@ -269,12 +278,12 @@ def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
     encounter = card_ids(obs, "encounter")
     D = Decision_(S, obs, transfer, seen, mine, face_up)
     me, n = S.seat, S.n
-    fac, val, surv = S.fac, S.val, S.surv
+    fac, val, surv, keep, valueless, never_leads = S.fac, S.val, S.surv, S.keep, S.valueless, S.never_leads
     trick = obs["trick"]
     plays0 = [(p["seat"], p["id"]) for p in trick["plays"]]
     leader, led0, side0 = trick["leader"], trick["led"], trick["side"]
-    voids = trick_voids(S.setup, obs) if plays0 else {}
-    for seat, factions in enumerate(obs.get("voids", ())):
+    voids = _trick_voids(S, obs, plays0, led0) if plays0 and led0 is not None else {}
+    for seat, factions in enumerate(obs["voids"]):
         if factions:
             voids.setdefault(seat, set()).update(factions)
     sizes = obs["hand_sizes"]
@@ -286,176 +295,349 @@ def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
     table_cards = [c for _, c in plays0]
     table_m = sum([m(c) for c in table_cards])
     table_s = float(sum([surv[c] for c in table_cards]))
-    enc_m = m(encounter) if encounter is not None else 0.0
-    enc_s = float(surv[encounter]) if encounter is not None else 0.0
     share = 1.0 / max(n - 1, 1)
-    rival_share = 1.0 / max(n - 1, 1)
-    unseen_n = D.unseen_n
+    ctx = _Ctx(S, D, table_cards, table_m, table_s, encounter, share, rest, voids, transfer, sizes, plays0)
     per_led: dict = {}
-    beat_memo: dict = {}
     out = []
     for option in options:
         card, side = option.value if lead else (option.value, side0)
         led = led0
-        if led is None and not S.never_leads[card]:
+        if led is None and not never_leads[card]:
             led = fac[card]
-        facts = per_led.get(led)
-        if facts is None:
-            facts = per_led[led] = _led_facts(S, D, led, rest, voids, transfer, sizes)
-        adds, add_m, add_s, profile, plain, table_best = facts[:6]
+        F = per_led.get(led)
+        if F is None:
+            F = per_led[led] = _Led(ctx, led)
         card_m = m(card)
-        # the best card on the table with mine (no trumps here: the best card of the Faction led)
-        best_seat, bval = table_best
+        best_seat, bval = F.best_seat, F.bval
         v = val[card]
         high = side == "+"
         if led is not None and v is not None and fac[card] == led and (
                 best_seat is None or (v > bval if high else v < bval)):
             best_seat, bval = me, v
-        contest = led is not None and best_seat == me
-        p_win = 1.0 if contest else 0.0
-        likely = best_seat if best_seat is not None and best_seat != me else (rest[0] if rest else leader)
-        if contest:
-            worth = table_m + card_m + enc_m
+        if led is not None and best_seat == me:
+            p_win = 1.0
+            likely = rest[0] if rest else leader
+            worth = F.worth0 + card_m
             biggest = 0.0
-            values = D.values(led)
-            for seat, a_m in adds:
+            for seat, a_m in F.adds:
                 worth += a_m
-                key = (led, bval, high, seat)
-                beat = beat_memo.get(key)
-                if beat is None:
-                    if led in voids.get(seat, ()):
-                        beat = 0.0
-                    else:
-                        better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
-                        beat = 1.0 - _p_none(unseen_n, better, sizes[seat])
-                    beat_memo[key] = beat
+                beat = F.beat(bval, high, seat)
                 p_beat = beat if worth > 0 else 0.3 * beat
                 if p_beat > biggest:
                     biggest, likely = p_beat, seat
                 p_win *= 1.0 - p_beat
-        u_win = u_lose = 0.0
-        if plain:
-            trick_m = table_m + card_m + add_m
-            trick_s = table_s + surv[card] + add_s
-            if p_win > 0:
-                u_win = _plain(D, profile, True, table_cards + [card], add_m, trick_m, trick_s, encounter, enc_m,
-                               enc_s, share, rival_share)
-            if p_win < 1:
-                u_lose = _plain(D, profile, False, (), add_m, trick_m, trick_s, encounter, enc_m, enc_s, share,
-                                rival_share)
         else:
-            items = [D.item(c) for c in table_cards]
-            items.append(D.item(card))
-            items += _add_items(D, facts, per_led)
-            enc_item = D.item(encounter) if encounter is not None else None
-            if p_win > 0:
-                u_win = _utility(D, profile, items, enc_item, me)
-            if p_win < 1:
-                u_lose = _utility(D, profile, items, enc_item, likely)
-        keep = S.keep[card]
-        if not S.valueless[card] and card_m < 0:
-            keep = 0.5 * card_m
-        out.append(p_win * u_win + (1 - p_win) * u_lose - keep)
+            p_win = 0.0
+            likely = best_seat if best_seat is not None else (rest[0] if rest else leader)
+        if F.plain:
+            score = F.plain_score(card, card_m, surv[card], p_win)
+        else:
+            score = F.general_score(card, p_win, likely)
+        k = keep[card]
+        if card_m < 0 and not valueless[card]:
+            k = 0.5 * card_m
+        out.append(score - k)
     return out
 
 
-def _led_facts(S: Statics, D: Decision_, led, rest, voids, transfer, sizes) -> tuple:
-    """What does not depend on my card, for one Faction led: each later seat's likely addition, the on-win
-    summary, the best card already on the table."""
-    fac = S.fac
-    mean_all = D.fmean(None)
-    dump = mean_all * 1.5 if mean_all < 0 else mean_all
-    adds = []
-    follows = []
-    if led is None:
-        for seat in rest:
-            adds.append((seat, mean_all))
-            follows.append(1.0)
-    else:
-        f_mean = D.fmean(led)
-        n_led = len(D.by_f.get(led, ()))
-        for seat in rest:
-            if led in voids.get(seat, ()):
-                p = 0.0
-            elif any(fac[c] == led for c in transfer[seat]):
-                p = 1.0
+class _Ctx:
+    """The decision's facts every Faction led shares."""
+
+    __slots__ = ("S", "D", "table_cards", "table_m", "table_s", "enc", "enc_m", "enc_s", "share", "rest", "voids",
+                 "transfer", "sizes", "plays0", "_sw")
+
+    def __init__(self, S, D, table_cards, table_m, table_s, enc, share, rest, voids, transfer, sizes, plays0):
+        self.S, self.D = S, D
+        self.table_cards, self.table_m, self.table_s = table_cards, table_m, table_s
+        self.enc = enc
+        self.enc_m = D.m(enc) if enc is not None else 0.0
+        self.enc_s = float(S.surv[enc]) if enc is not None else 0.0
+        self.share, self.rest, self.voids, self.transfer, self.sizes, self.plays0 = (share, rest, voids, transfer,
+                                                                                      sizes, plays0)
+        self._sw: dict = {}
+
+    def won_worth(self, card: int | None, take_enc: bool) -> float:
+        """set_worth of the table's cards and `card` (None: without them) and the Encounter card if taken."""
+        key = (card, take_enc)
+        got = self._sw.get(key)
+        if got is None:
+            group = [*self.table_cards, card] if card is not None else []
+            if take_enc:
+                group.append(self.enc)
+            got = self._sw[key] = self.D.set_worth(group)
+        return got
+
+
+def _trick_voids(S: Statics, obs, plays0, led) -> dict:
+    """determinize.trick_voids from the static rules (a `never leads`/`always playable` with a condition:
+    trick_voids itself)."""
+    if S.conditional_rules:
+        return trick_voids(S.setup, obs)
+    fac, never_leads, always = S.fac, S.never_leads, S.always
+    start = 0
+    for i, (_, c) in enumerate(plays0):
+        if never_leads[c]:
+            continue
+        start = i if fac[c] == led else 0
+        break
+    voids: dict = {}
+    for seat, c in plays0[start:]:
+        if fac[c] != led and not always[c]:
+            voids.setdefault(seat, set()).add(led)
+    return voids
+
+
+class _Led:
+    """One Faction led's facts, which do not depend on my card: the later seats' likely additions, the chance
+    that each beats a value, the on-win summary, the best card on the table."""
+
+    __slots__ = ("C", "led", "adds", "follows", "add_m", "profile", "plain", "best_seat", "bval", "worth0",
+                 "_beat", "values", "win_const", "_items", "lose_enc_mine", "lose_enc_others", "win_enc_others",
+                 "take_enc", "fast", "led_hint", "deal", "dealt", "kept_real", "kept_add", "sheds", "piles")
+
+    def __init__(self, C: _Ctx, led):
+        S, D = C.S, C.D
+        fac = S.fac
+        self.C, self.led = C, led
+        mean_all = D.fmean(None)
+        dump = mean_all * 1.5 if mean_all < 0 else mean_all
+        adds, follows = [], []
+        if led is None:
+            for seat in C.rest:
+                adds.append((seat, mean_all))
+                follows.append(1.0)
+        else:
+            f_mean = D.fmean(led)
+            n_led = len(D.by_f.get(led, ()))
+            voids, transfer, sizes, unseen_n = C.voids, C.transfer, C.sizes, D.unseen_n
+            for seat in C.rest:
+                if led in voids.get(seat, ()):
+                    p = 0.0
+                elif any([fac[c] == led for c in transfer[seat]]):
+                    p = 1.0
+                else:
+                    p = 1.0 - _p_none(unseen_n, n_led, sizes[seat])
+                follows.append(p)
+                adds.append((seat, p * f_mean + (1 - p) * dump))
+        self.adds, self.follows = adds, follows
+        self.add_m = sum([a for _, a in adds])
+        profile = S.profiles.get(led) if led is not None else None
+        self.profile = profile = profile if profile is not None else _EMPTY
+        self.plain = S.plain_kind.get(led, True) if led is not None else True
+        best_seat = bval = None
+        if led is not None:
+            val = S.val
+            high = D.obs["trick"]["side"] == "+"
+            for seat, c in C.plays0:
+                v = val[c]
+                if v is None or fac[c] != led:
+                    continue
+                if best_seat is None or (v > bval if high else v < bval):
+                    best_seat, bval = seat, v
+        self.best_seat, self.bval = best_seat, bval
+        self.worth0 = C.table_m + C.enc_m
+        self._beat: dict = {}
+        self.values = D.values(led) if led is not None else []
+        self._items = None
+        self.fast = None
+        # (a power whose choices come from one's hand or another's: GreedyAgent counts 0.3 a held card on a win)
+        self.win_const = (0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
+                          + 0.3 * sum(sh.count for sh in profile.sheds if sh.source == "held"))
+        # the Encounter card's part, the same for every card (_plain's)
+        share = C.share
+        self.take_enc = False
+        self.lose_enc_mine = self.lose_enc_others = self.win_enc_others = 0.0
+        dest = profile.encounter
+        if C.enc is not None and dest != REMOVED:
+            if dest == ME or (dest == CHOICE and C.enc_m >= 0):
+                self.take_enc = True
             else:
-                p = 1.0 - _p_none(D.unseen_n, n_led, sizes[seat])
-            follows.append(p)
-            adds.append((seat, p * f_mean + (1 - p) * dump))
-    add_m = sum([a for _, a in adds])
-    profile = S.profiles.get(led) if led is not None else None
-    if profile is None:
-        profile = _EMPTY
-    plain = not profile.deals and not profile.partial and not profile.sheds
-    best = (None, None)
-    if led is not None:
-        trick = D.obs["trick"]
-        val = S.val
-        high = trick["side"] == "+"
-        for p in trick["plays"]:
-            c = p["id"]
-            v = val[c]
-            if v is None or fac[c] != led:
-                continue
-            if best[0] is None or (v > best[1] if high else v < best[1]):
-                best = (p["seat"], v)
-    return adds, add_m, add_m, profile, plain, best, follows, led
+                self.win_enc_others = C.enc_s
+            if dest == ME or (dest == CHOICE and C.enc_s >= 0):
+                self.lose_enc_others = C.enc_s
+            else:
+                self.lose_enc_mine = share * C.enc_m
+                self.lose_enc_others = (1 - share) * C.enc_s
+
+    def beat(self, bval: int, high: bool, seat: int) -> float:
+        """The chance that `seat` holds a card of the Faction led better than `bval` (GreedyAgent._beats)."""
+        key = (bval, high, seat)
+        got = self._beat.get(key)
+        if got is None:
+            C = self.C
+            if self.led in C.voids.get(seat, ()):
+                got = 0.0
+            else:
+                values = self.values
+                better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
+                got = 1.0 - _p_none(C.D.unseen_n, better, C.sizes[seat])
+            self._beat[key] = got
+        return got
+
+    def plain_score(self, card: int, card_m: float, card_s: float, p_win: float) -> float:
+        """FastGreedyAgent._plain of both outcomes, weighted: a power that deals, moves and sheds from the
+        trick and one's zone nothing (its other sheds count as GreedyAgent counts them: win_const)."""
+        C = self.C
+        share = C.share
+        trick_m = C.table_m + card_m + self.add_m
+        trick_s = C.table_s + card_s + self.add_m
+        dest = self.profile.trick
+        score = 0.0
+        if p_win > 0:
+            others = self.win_enc_others
+            mine = self.win_const
+            take = False
+            if dest != REMOVED:
+                if dest == ME or (dest == CHOICE and trick_m >= 0):
+                    take = True
+                    mine += self.add_m
+                else:
+                    others += trick_s
+            if take or self.take_enc:
+                mine += C.won_worth(card if take else None, self.take_enc)
+            score = p_win * (mine - others * share)
+        if p_win < 1:
+            mine, others = self.lose_enc_mine, self.lose_enc_others
+            if dest != REMOVED:
+                if dest == ME or (dest == CHOICE and trick_s >= 0):
+                    others += trick_s
+                else:
+                    mine += share * trick_m
+                    others += (1 - share) * trick_s
+            score += (1 - p_win) * (mine - others * share)
+        return score
+
+    def general_score(self, card: int, p_win: float, likely: int) -> float:
+        """GreedyAgent._utility of both outcomes, weighted: a power that deals, moves or sheds."""
+        C = self.C
+        D = C.D
+        if self.fast is None:
+            self.fast = not self.profile.partial and len(self.profile.deals) <= 1
+            if self.fast:
+                self._plan()
+        if self.fast:
+            score = 0.0
+            if p_win > 0:
+                score = p_win * self.utility(card, D.me)
+            if p_win < 1:
+                score += (1 - p_win) * self.utility(card, likely)
+            return score
+        items = [D.item(c) for c in C.table_cards]
+        items.append(D.item(card))
+        items += self.add_items()
+        enc_item = D.item(C.enc) if C.enc is not None else None
+        score = 0.0
+        if p_win > 0:
+            score = p_win * _utility(D, self.profile, items, enc_item, D.me)
+        if p_win < 1:
+            score += (1 - p_win) * _utility(D, self.profile, items, enc_item, likely)
+        return score
+
+    def _plan(self) -> None:
+        """What _utility reads that does not depend on my card: the items dealt (sorted by the deal's order,
+        ties in the trick's order: the table's cards, mine, the later seats' additions), those left, and the
+        sheds' pools in my Expedition zone."""
+        C = self.C
+        D, S = C.D, C.S
+        # (GreedyAgent's: the Faction of the trick's first card, mine on a lead)
+        led_hint = S.fac[C.table_cards[0]] if C.table_cards else self.led
+        self.led_hint = led_hint
+        table = [D.item(c) for c in C.table_cards]
+        adds = self.add_items()
+        self.deal = self.profile.deals[0] if self.profile.deals else None
+        self.dealt: list = []
+        self.kept_real: list[Item] = []
+        self.kept_add: list[Item] = []
+        if self.deal is not None:
+            conds, order = self.deal
+            for pos, x in enumerate(table):
+                if S.passes(conds, x, led_hint):
+                    self.dealt.append((self._key(x, order, pos), x))
+                else:
+                    self.kept_real.append(x)
+            for pos, x in enumerate(adds):
+                if S.passes(conds, x, led_hint):
+                    self.dealt.append((self._key(x, order, len(table) + 1 + pos), x))
+                else:
+                    self.kept_add.append(x)
+            self.dealt.sort(key=lambda kx: kx[0])
+        else:
+            self.kept_real, self.kept_add = table, list(adds)
+        self.sheds = [sh for sh in self.profile.sheds if sh.source in ("expedition", "trick")]
+        self.piles = []
+        for sh in self.sheds:
+            pile = [D.item(c) for c in D.my_pile] if sh.source == "expedition" else []
+            self.piles.append(pile)
+
+    @staticmethod
+    def _key(x: Item, order, pos: int) -> tuple:
+        return tuple((-(getattr(x, attr, 0) or 0) if direction == "highest" else (getattr(x, attr, 0) or 0))
+                     for attr, direction in order) + (pos,)
+
+    def utility(self, card: int, winner: int) -> float:
+        """GreedyAgent._utility (no teams, at most one deal, no part of the trick moved) of the trick with my
+        card when `winner` takes it."""
+        C = self.C
+        D, S = C.D, C.S
+        me, n, share = D.me, D.n, C.share
+        i_win = winner == me
+        profile = self.profile
+        x = D.item(card)
+        gained: list[Item] = []
+        others = mine = 0.0
+        kept = self.kept_real
+        if self.deal is not None and S.passes(self.deal[0], x, self.led_hint):
+            dealt = list(self.dealt)
+            insort(dealt, (self._key(x, self.deal[1], len(C.table_cards)), x))
+        else:
+            dealt = self.dealt
+            kept = [*kept, x]
+        for i, (_, y) in enumerate(dealt):
+            if (winner + i) % n == me:
+                gained.append(y)
+            else:
+                others += y.survivors
+        group = kept + self.kept_add
+        mine, others = _send(group, profile.trick, i_win, share, gained, mine, others)
+        if C.enc is not None:
+            mine, others = _send([D.item(C.enc)], profile.encounter, i_win, share, gained, mine, others)
+        lost: list[int] = []
+        for sh, pile in zip(self.sheds, self.piles):
+            if i_win:
+                led_hint = self.led_hint
+                pool = [y for y in gained if y.card is not None] + pile
+                pool = [y for y in pool if S.passes(sh.conds, y, led_hint)]
+                pool.sort(key=_by_m)
+                chosen = pool[:sh.count] if sh.mandatory else [y for y in pool[:sh.count] if y.m < 0]
+                for y in chosen:
+                    if any(y is z for z in gained):
+                        gained = [z for z in gained if z is not y]
+                    else:
+                        lost.append(y.card)
+                    if sh.dest in (OTHER, CHOICE):
+                        others += y.survivors
+            elif sh.dest in (OTHER, CHOICE):
+                mine += share * D.fmean(None) * sh.count
+        if i_win:
+            mine += self.win_const
+        mine += D.set_worth([y.card for y in gained if y.card is not None], lost)
+        mine += sum([y.m for y in gained if y.card is None])
+        return mine - others * share
+
+    def add_items(self) -> list[Item]:
+        """The later seats' likely additions as Items (Estimate.addition: the typical card of the likelier case)."""
+        if self._items is None:
+            D, led = self.C.D, self.led
+            out = []
+            for (seat, worth), p in zip(self.adds, self.follows):
+                f, v = D.typical(led if led is not None and p >= 0.5 else None)
+                out.append(Item(f, v, worth, worth, None))
+            self._items = out
+        return self._items
 
 
 _EMPTY = OnWin()
-
-
-def _add_items(D: Decision_, facts, per_led: dict) -> list[Item]:
-    """The later seats' likely additions as Items (Estimate.addition: the typical card of the likelier case),
-    made once per Faction led."""
-    adds, follows, led = facts[0], facts[6], facts[7]
-    key = ("items", led)
-    out = per_led.get(key)
-    if out is not None:
-        return out
-    out = per_led[key] = []
-    for (seat, worth), p in zip(adds, follows):
-        f, v = D.typical(led if led is not None and p >= 0.5 else None)
-        out.append(Item(f, v, worth, worth, None))
-    return out
-
-
-def _plain(D: Decision_, profile: OnWin, i_win: bool, real, add_m: float, trick_m: float, trick_s: float,
-           enc, enc_m: float, enc_s: float, share: float, rival_share: float) -> float:
-    """FastGreedyAgent._plain: a trick whose power deals, moves and sheds nothing, valued from sums."""
-    mine = others = 0.0
-    gained: list[int] = []
-    gained_m = 0.0
-    dest = profile.trick
-    if dest != REMOVED:
-        if i_win:
-            if dest == ME or (dest == CHOICE and trick_m >= 0):
-                gained.extend(real)
-                gained_m = add_m
-            else:
-                others += trick_s
-        elif dest == ME or (dest == CHOICE and trick_s >= 0):
-            others += trick_s
-        else:
-            mine += share * trick_m
-            others += (1 - share) * trick_s
-    dest = profile.encounter
-    if enc is not None and dest != REMOVED:
-        if i_win:
-            if dest == ME or (dest == CHOICE and enc_m >= 0):
-                gained.append(enc)
-            else:
-                others += enc_s
-        elif dest == ME or (dest == CHOICE and enc_s >= 0):
-            others += enc_s
-        else:
-            mine += share * enc_m
-            others += (1 - share) * enc_s
-    if i_win:
-        mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
-        mine += D.set_worth(gained) + gained_m
-    return mine - others * rival_share
+_by_m = attrgetter("m")
 
 
 def _send(group, dest: str, i_win: bool, share: float, gained: list, mine: float, others: float) -> tuple:
