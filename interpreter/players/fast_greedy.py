@@ -402,17 +402,16 @@ class FastGreedyAgent(GreedyAgent):
                 return self.rng.randrange(len(decision.options))  # a kind the rules of thumb know nothing of
             if kind == "lead" or kind == "follow":
                 obs = _readable(observation)
-                model = self.model
-                in_play = model.in_play(obs)
-                S = lean_play.statics(model, obs, in_play, obs["seat"], hook_table)
+                S = lean_play.statics(self.model, obs, obs["seat"], hook_table)
                 if S.ok:  # (lean_play: the same scores from per-process tables)
                     self._chosen = []
                     encounter = card_ids(obs, "encounter")
                     if encounter is not None:
                         self._encounter = encounter
                     scores = lean_play.scores(S, obs, decision.options, kind == "lead")
-                    random = self.rng.random
-                    return max(range(len(scores)), key=lambda i: (scores[i], random()))
+                    top = max(scores)
+                    best = [i for i, x in enumerate(scores) if x == top]
+                    return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]  # (ties: at random)
         return super().decide(observation, decision)
 
 

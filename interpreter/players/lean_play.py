@@ -16,12 +16,27 @@ left to FastGreedyAgent's general scoring (`statics(...).ok` is False).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
 from happydayz.kernel.observation import Observation, card_ids
 from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _p_none, matches)
+
+
+def _attrs_read(node) -> set[str]:
+    """The card attributes an IR subtree reads (BareAttr / it.attr)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if x.get("node") in ("BareAttr", "AttrOf") and "attr" in x:
+                out.add(x["attr"])
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return out
 
 
 class Statics:
@@ -78,15 +93,28 @@ class Statics:
         self.hooked = bool(in_play.hooks or in_play.card_hooks)
         self.card_hooks = bool(in_play.card_hooks)
         self.table = hook_table(model, obs, in_play, seat) if self.hooked else None
+        # h(f, c) for c = 0 .. the Faction's cards, for each Faction the hooks count at all (the rest give 0)
+        self.curves: dict[str, list[float]] = {}
+        if in_play.hooks:
+            for f, group in self.of_faction.items():
+                curve = [self.table.h(f, k) for k in range(len(group) + 1)]
+                if any(curve):
+                    self.curves[f] = curve
+        self.survf = [float(v) for v in model.survivors]
         self.own = [0.0] * size  # a card's own end-of-round power, for it alone
         if in_play.card_hooks:
             for c in in_play.cards:
                 self.own[c] = self.table.own(c)
         self._passes: dict[tuple, bool] = {}
+        self._attrs: dict[int, tuple] = {}  # id(conds) -> (conds, the attributes they read), conds kept alive
 
     def passes(self, conds: list, x: Item, led) -> bool:
-        """matches(conds, x, led), kept for the process: it reads only the card's Faction, value, Survivors."""
-        key = (id(conds), x.faction, x.value, x.survivors, led)
+        """matches(conds, x, led), kept for the process by what the conditions read of a card (its attributes
+        named in them) and the Faction led."""
+        attrs = self._attrs.get(id(conds))
+        if attrs is None:
+            attrs = self._attrs[id(conds)] = (conds, tuple(sorted(_attrs_read(conds))))
+        key = (id(conds), led, *[getattr(x, a, None) for a in attrs[1]])
         got = self._passes.get(key)
         if got is None:
             got = self._passes[key] = matches(conds, x, led)
@@ -96,11 +124,15 @@ class Statics:
 _STATICS: dict[tuple, Statics] = {}
 
 
-def statics(model: PowerModel, obs: Mapping, in_play, seat: int, hook_table) -> Statics:
-    key = (id(model), id(in_play), obs["players"], seat)
+def statics(model: PowerModel, obs: Mapping, seat: int, hook_table) -> Statics:
+    """The Statics of this seat and the Factions in play (a seat view names them in one key: "in_play")."""
+    if isinstance(obs, Observation) and obs._data is None and obs._part is not None:
+        key = (id(model), card_ids(obs, "in_play"), seat)
+    else:
+        key = (id(model), model.in_play(obs), seat)
     got = _STATICS.get(key)
     if got is None or got.model is not model:
-        got = _STATICS[key] = Statics(model, obs, in_play, seat, hook_table)
+        got = _STATICS[key] = Statics(model, obs, model.in_play(obs), seat, hook_table)
     return got
 
 
@@ -108,10 +140,10 @@ class Decision_:
     """One decision's facts (the lean Estimate): unseen cards by Faction, my zone's counts, the worths."""
 
     __slots__ = ("S", "obs", "me", "n", "unseen_n", "by_f", "sizes", "voids", "transfer", "counts", "mine",
-                 "my_pile", "mine_set", "_m_add", "_fmean", "_mean_all", "_items", "_typ", "_vals", "_gain_in")
+                 "my_pile", "mine_set", "seen", "_m_add", "_fmean", "_mean_all", "_items", "_typ", "_vals", "_gain_in")
 
     def __init__(self, S: Statics, obs: Mapping, transfer, seen: set, mine: list[int], face_up):
-        self.S, self.obs = S, obs
+        self.S, self.obs, self.seen = S, obs, seen
         self.me, self.n = S.seat, S.n
         by_f = {}
         total = 0
@@ -140,30 +172,36 @@ class Decision_:
         self._vals: dict = {}
 
     # --- worths (FastEstimate's)
+    def _curve(self, f: str, c: int) -> float:
+        curve = self.S.curves[f]
+        return curve[max(0, min(c, len(curve) - 1))]
+
     def gain(self, f: str) -> float:
         """The hooks' worth of one more card of Faction f in my zone."""
         got = self._m_add.get(f)
         if got is None:
-            table, c = self.S.table, self.counts.get(f, 0)
-            got = self._m_add[f] = table.h(f, c + 1) - table.h(f, c)
+            if f in self.S.curves:
+                c = self.counts.get(f, 0)
+                got = self._curve(f, c + 1) - self._curve(f, c)
+            else:
+                got = 0.0
+            self._m_add[f] = got
         return got
 
     def m(self, card: int) -> float:
-        """A card's worth to me if it ends in my zone (a card not in it: hand, table, unseen)."""
+        """A card's worth to me if it ends in my zone (FastEstimate.m)."""
         S = self.S
+        got = S.survf[card]
         if not S.hooked:
-            return float(S.surv[card])
-        got = float(S.surv[card])
-        if S.table.hooks:
-            if card in self.mine_set:
-                f = S.fac[card]
-                g = self._gain_in.get(f)
-                if g is None:
-                    table, c = S.table, self.counts.get(f, 0)
-                    g = self._gain_in[f] = table.h(f, c) - table.h(f, c - 1)
-                got += g
-            else:
-                got += self.gain(S.fac[card])
+            return got
+        if S.curves:
+            f = S.fac[card]
+            if f in S.curves:
+                if card in self.mine_set:
+                    c = self.counts.get(f, 0)
+                    got += self._curve(f, c) - self._curve(f, c - 1)
+                else:
+                    got += self.gain(f)
         return got + S.own[card]
 
     def fmean(self, f: str | None) -> float:
@@ -184,7 +222,7 @@ class Decision_:
             else:
                 surv = S.surv
                 got = sum([surv[c] for c in pool]) / len(pool)
-                if S.hooked:
+                if S.curves:
                     got += self.gain(f)
             self._fmean[f] = got
         return got
@@ -194,7 +232,11 @@ class Decision_:
             return 0.0
         S = self.S
         if S.hooked and not S.card_hooks:
-            return sum(len(g) * self.fmean(f) for f, g in self.by_f.items() if g) / self.unseen_n
+            surv, total = S.surv, 0.0
+            for f, g in self.by_f.items():
+                if g:
+                    total += sum([surv[c] for c in g]) + len(g) * self.gain(f)
+            return total / self.unseen_n
         if S.card_hooks:
             return sum(sum(map(self.m, g)) for g in self.by_f.values()) / self.unseen_n
         surv = S.surv
@@ -212,21 +254,23 @@ class Decision_:
         if S.card_hooks:
             own = S.own
             worth += sum([own[c] for c in gained]) - sum([own[c] for c in lost])
-        table = S.table
-        if table.hooks:
+        curves = S.curves
+        if curves:
             fac = S.fac
             changes: dict[str, int] = {}
             for c in gained:
                 f = fac[c]
-                changes[f] = changes.get(f, 0) + 1
+                if f in curves:
+                    changes[f] = changes.get(f, 0) + 1
             for c in lost:
                 f = fac[c]
-                changes[f] = changes.get(f, 0) - 1
-            counts, h = self.counts, table.h
+                if f in curves:
+                    changes[f] = changes.get(f, 0) - 1
+            counts, curve = self.counts, self._curve
             for f, k in changes.items():
                 if k:
                     c = counts.get(f, 0)
-                    worth += h(f, c + k) - h(f, c)
+                    worth += curve(f, c + k) - curve(f, c)
         return worth
 
     def item(self, card: int) -> Item:
@@ -246,8 +290,8 @@ class Decision_:
             u = set(self.by_f.get(led, ()))
             pool = [c for c in S.typical_order.get(led, ()) if c in u]
         else:
-            unseen = {c for g in self.by_f.values() for c in g}
-            worst = [c for c in S.by_worth if c in unseen][:max(len(unseen) // 3, 1)]
+            seen = self.seen
+            worst = [c for c in S.by_worth if c not in seen][:max(self.unseen_n // 3, 1)]
             val, surv = S.val, S.surv
             pool = sorted(worst, key=lambda c: (surv[c], val[c] or 0))
         got = self._typ[led] = (S.fac[pool[len(pool) // 2]], S.val[pool[len(pool) // 2]]) if pool else (None, None)
@@ -297,6 +341,7 @@ def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
     table_s = float(sum([surv[c] for c in table_cards]))
     share = 1.0 / max(n - 1, 1)
     ctx = _Ctx(S, D, table_cards, table_m, table_s, encounter, share, rest, voids, transfer, sizes, plays0)
+    ctx.side = side0
     per_led: dict = {}
     out = []
     for option in options:
@@ -319,9 +364,9 @@ def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
             likely = rest[0] if rest else leader
             worth = F.worth0 + card_m
             biggest = 0.0
-            for seat, a_m in F.adds:
+            beats = F.beats(bval, high)
+            for (seat, a_m), beat in zip(F.adds, beats):
                 worth += a_m
-                beat = F.beat(bval, high, seat)
                 p_beat = beat if worth > 0 else 0.3 * beat
                 if p_beat > biggest:
                     biggest, likely = p_beat, seat
@@ -344,7 +389,7 @@ class _Ctx:
     """The decision's facts every Faction led shares."""
 
     __slots__ = ("S", "D", "table_cards", "table_m", "table_s", "enc", "enc_m", "enc_s", "share", "rest", "voids",
-                 "transfer", "sizes", "plays0", "_sw")
+                 "transfer", "sizes", "plays0", "_sw", "side")
 
     def __init__(self, S, D, table_cards, table_m, table_s, enc, share, rest, voids, transfer, sizes, plays0):
         self.S, self.D = S, D
@@ -393,7 +438,8 @@ class _Led:
 
     __slots__ = ("C", "led", "adds", "follows", "add_m", "profile", "plain", "best_seat", "bval", "worth0",
                  "_beat", "values", "win_const", "_items", "lose_enc_mine", "lose_enc_others", "win_enc_others",
-                 "take_enc", "fast", "led_hint", "deal", "dealt", "kept_real", "kept_add", "sheds", "piles")
+                 "take_enc", "fast", "led_hint", "deal", "dealt", "kept_real", "kept_add", "sheds", "_cards", "add_kept_m", "add_kept_s",
+                 "lose_shed")
 
     def __init__(self, C: _Ctx, led):
         S, D = C.S, C.D
@@ -427,7 +473,7 @@ class _Led:
         best_seat = bval = None
         if led is not None:
             val = S.val
-            high = D.obs["trick"]["side"] == "+"
+            high = C.side == "+"
             for seat, c in C.plays0:
                 v = val[c]
                 if v is None or fac[c] != led:
@@ -437,7 +483,7 @@ class _Led:
         self.best_seat, self.bval = best_seat, bval
         self.worth0 = C.table_m + C.enc_m
         self._beat: dict = {}
-        self.values = D.values(led) if led is not None else []
+        self.values = None
         self._items = None
         self.fast = None
         # (a power whose choices come from one's hand or another's: GreedyAgent counts 0.3 a held card on a win)
@@ -459,19 +505,20 @@ class _Led:
                 self.lose_enc_mine = share * C.enc_m
                 self.lose_enc_others = (1 - share) * C.enc_s
 
-    def beat(self, bval: int, high: bool, seat: int) -> float:
-        """The chance that `seat` holds a card of the Faction led better than `bval` (GreedyAgent._beats)."""
-        key = (bval, high, seat)
+    def beats(self, bval: int, high: bool) -> list[float]:
+        """The chance that each later seat holds a card of the Faction led better than `bval`
+        (GreedyAgent._beats), in the order of `adds`."""
+        key = (bval, high)
         got = self._beat.get(key)
         if got is None:
             C = self.C
-            if self.led in C.voids.get(seat, ()):
-                got = 0.0
-            else:
-                values = self.values
-                better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
-                got = 1.0 - _p_none(C.D.unseen_n, better, C.sizes[seat])
-            self._beat[key] = got
+            values = self.values
+            if values is None:
+                values = self.values = C.D.values(self.led)
+            better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
+            unseen_n, sizes, voids, led = C.D.unseen_n, C.sizes, C.voids, self.led
+            got = self._beat[key] = [0.0 if led in voids.get(seat, ()) else
+                                     1.0 - _p_none(unseen_n, better, sizes[seat]) for seat, _ in self.adds]
         return got
 
     def plain_score(self, card: int, card_m: float, card_s: float, p_win: float) -> float:
@@ -540,73 +587,107 @@ class _Led:
         C = self.C
         D, S = C.D, C.S
         # (GreedyAgent's: the Faction of the trick's first card, mine on a lead)
-        led_hint = S.fac[C.table_cards[0]] if C.table_cards else self.led
-        self.led_hint = led_hint
+        self.led_hint = led_hint = S.fac[C.table_cards[0]] if C.table_cards else self.led
         table = [D.item(c) for c in C.table_cards]
         adds = self.add_items()
         self.deal = self.profile.deals[0] if self.profile.deals else None
-        self.dealt: list = []
+        dealt: list = []
         self.kept_real: list[Item] = []
-        self.kept_add: list[Item] = []
+        kept_add: list[Item] = []
         if self.deal is not None:
             conds, order = self.deal
             for pos, x in enumerate(table):
                 if S.passes(conds, x, led_hint):
-                    self.dealt.append((self._key(x, order, pos), x))
+                    dealt.append((self._key(x, order, pos), x))
                 else:
                     self.kept_real.append(x)
             for pos, x in enumerate(adds):
                 if S.passes(conds, x, led_hint):
-                    self.dealt.append((self._key(x, order, len(table) + 1 + pos), x))
+                    dealt.append((self._key(x, order, len(table) + 1 + pos), x))
                 else:
-                    self.kept_add.append(x)
-            self.dealt.sort(key=lambda kx: kx[0])
+                    kept_add.append(x)
+            dealt.sort(key=_first)
         else:
-            self.kept_real, self.kept_add = table, list(adds)
-        self.sheds = [sh for sh in self.profile.sheds if sh.source in ("expedition", "trick")]
-        self.piles = []
-        for sh in self.sheds:
-            pile = [D.item(c) for c in D.my_pile] if sh.source == "expedition" else []
-            self.piles.append(pile)
+            self.kept_real, kept_add = table, list(adds)
+        self.dealt = dealt
+        self.kept_add = kept_add
+        self.add_kept_m = sum([x.m for x in kept_add])
+        self.add_kept_s = sum([x.survivors for x in kept_add])
+        self.sheds = []
+        share = C.share
+        self.lose_shed = 0.0
+        for sh in self.profile.sheds:
+            if sh.source not in ("expedition", "trick"):
+                continue
+            pile = sorted(D.my_pile, key=D.m) if sh.source == "expedition" else []
+            if sh.conds:
+                pile = [c for c in pile if S.passes(sh.conds, D.item(c), led_hint)]
+            self.sheds.append((sh, [D.item(c) for c in pile[:sh.count]]))
+            if sh.dest in (OTHER, CHOICE):
+                self.lose_shed += share * D.fmean(None) * sh.count
+        self._cards = {}
 
     @staticmethod
     def _key(x: Item, order, pos: int) -> tuple:
         return tuple((-(getattr(x, attr, 0) or 0) if direction == "highest" else (getattr(x, attr, 0) or 0))
                      for attr, direction in order) + (pos,)
 
+    def _with(self, card: int) -> tuple:
+        """(the items dealt, the real cards left to the trick's destination, their worth to me, to anyone) with
+        my card in the trick."""
+        got = self._cards.get(card)
+        if got is None:
+            C = self.C
+            x = C.D.item(card)
+            kept = self.kept_real
+            if self.deal is not None and C.S.passes(self.deal[0], x, self.led_hint):
+                dealt = list(self.dealt)
+                insort(dealt, (self._key(x, self.deal[1], len(C.table_cards)), x))
+            else:
+                dealt = self.dealt
+                kept = [*kept, x]
+            got = self._cards[card] = ([y for _, y in dealt], kept,
+                                       sum([y.m for y in kept]) + self.add_kept_m,
+                                       sum([y.survivors for y in kept]) + self.add_kept_s)
+        return got
+
     def utility(self, card: int, winner: int) -> float:
         """GreedyAgent._utility (no teams, at most one deal, no part of the trick moved) of the trick with my
         card when `winner` takes it."""
         C = self.C
-        D, S = C.D, C.S
+        D = C.D
         me, n, share = D.me, D.n, C.share
         i_win = winner == me
-        profile = self.profile
-        x = D.item(card)
+        dealt, kept, kept_m, kept_s = self._with(card)
         gained: list[Item] = []
         others = mine = 0.0
-        kept = self.kept_real
-        if self.deal is not None and S.passes(self.deal[0], x, self.led_hint):
-            dealt = list(self.dealt)
-            insort(dealt, (self._key(x, self.deal[1], len(C.table_cards)), x))
-        else:
-            dealt = self.dealt
-            kept = [*kept, x]
-        for i, (_, y) in enumerate(dealt):
+        for i, y in enumerate(dealt):
             if (winner + i) % n == me:
                 gained.append(y)
             else:
                 others += y.survivors
-        group = kept + self.kept_add
-        mine, others = _send(group, profile.trick, i_win, share, gained, mine, others)
-        if C.enc is not None:
-            mine, others = _send([D.item(C.enc)], profile.encounter, i_win, share, gained, mine, others)
-        lost: list[int] = []
-        for sh, pile in zip(self.sheds, self.piles):
+        dest = self.profile.trick
+        if (kept or self.kept_add) and dest != REMOVED:  # (greedy._send of the cards left)
             if i_win:
-                led_hint = self.led_hint
-                pool = [y for y in gained if y.card is not None] + pile
-                pool = [y for y in pool if S.passes(sh.conds, y, led_hint)]
+                if dest == ME or (dest == CHOICE and kept_m >= 0):
+                    gained += kept
+                    gained += self.kept_add
+                else:
+                    others += kept_s
+            elif dest == ME or (dest == CHOICE and kept_s >= 0):
+                others += kept_s
+            else:
+                mine += share * kept_m
+                others += (1 - share) * kept_s
+        if i_win:
+            if self.take_enc:
+                gained.append(D.item(C.enc))
+            else:
+                others += self.win_enc_others
+            lost: list[int] = []
+            for sh, pile in self.sheds:
+                led_hint, passes = self.led_hint, C.S.passes
+                pool = [y for y in gained if y.card is not None and passes(sh.conds, y, led_hint)] + pile
                 pool.sort(key=_by_m)
                 chosen = pool[:sh.count] if sh.mandatory else [y for y in pool[:sh.count] if y.m < 0]
                 for y in chosen:
@@ -616,11 +697,12 @@ class _Led:
                         lost.append(y.card)
                     if sh.dest in (OTHER, CHOICE):
                         others += y.survivors
-            elif sh.dest in (OTHER, CHOICE):
-                mine += share * D.fmean(None) * sh.count
-        if i_win:
             mine += self.win_const
-        mine += D.set_worth([y.card for y in gained if y.card is not None], lost)
+            mine += D.set_worth([y.card for y in gained if y.card is not None], lost)
+        else:
+            mine += self.lose_enc_mine + self.lose_shed
+            others += self.lose_enc_others
+            mine += D.set_worth([y.card for y in gained if y.card is not None])
         mine += sum([y.m for y in gained if y.card is None])
         return mine - others * share
 
@@ -638,6 +720,7 @@ class _Led:
 
 _EMPTY = OnWin()
 _by_m = attrgetter("m")
+_first = itemgetter(0)
 
 
 def _send(group, dest: str, i_win: bool, share: float, gained: list, mine: float, others: float) -> tuple:
