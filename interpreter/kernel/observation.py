@@ -149,6 +149,9 @@ def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
 #: The card lists of KEYS by their ids alone (the Encounter card: its id, or None); and "seen" (_seen).
 CARD_IDS: dict[str, Maker] = {
     "seen": _seen,
+    # the trick by ids: (leader, side, led, [(seat, card), ...]), or None
+    "trick": lambda game, seat: None if game.trick is None else (game.trick.leader, game.trick.side, game.trick.led,
+                                                                 [(s, c) for s, c, _ in game.trick.plays]),
     # (the keys always, factions and added as one hashable value: what PowerModel.in_play is keyed by)
     "in_play": lambda game, seat: (tuple(game.setup.always), tuple((f, v) for f, v in game.factions),
                                    tuple(game.added)),

@@ -306,31 +306,33 @@ class Decision_:
 
 
 def read(S: Statics, obs: Mapping) -> tuple:
-    """(every card I see, my Expedition zone's known cards, my face-up ones there): the seat view's "seen" ids
-    in one pass, or from any other observation as determinize reads them."""
+    """(seen, my zone's known cards, my face-up ones there, transfer, encounter, (leader, side, led, plays),
+    voids, hand sizes): from a seat view, each key by its maker (the "seen" ids in one pass); from any other
+    observation, as determinize reads them."""
     if isinstance(obs, Observation) and obs._data is None and obs._part is not None:
-        return card_ids(obs, "seen")
+        part = obs._part  # (the view's makers straight: every key is read once)
+        seen, mine, up = part("seen#ids")
+        return (seen, mine, up, part("transfer#ids"), part("encounter#ids"), part("trick#ids"), part("voids"),
+                part("hand_sizes"))
     me = S.seat
     exp_seen = expeditions_seen(obs)
-    return known_cards(obs, exp_seen), exp_seen[me], set(card_ids(obs, "expedition_face_up")[me])
+    t = obs["trick"]
+    trick = (t["leader"], t["side"], t["led"], [(p["seat"], p["id"]) for p in t["plays"]])
+    return (known_cards(obs, exp_seen), exp_seen[me], set(card_ids(obs, "expedition_face_up")[me]),
+            card_ids(obs, "transfer"), card_ids(obs, "encounter"), trick, obs["voids"], obs["hand_sizes"])
 
 
 def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
     """FastGreedyAgent's score of each option of a lead or follow (higher is better)."""
-    seen, mine, face_up = read(S, obs)
-    transfer = card_ids(obs, "transfer")
-    encounter = card_ids(obs, "encounter")
+    seen, mine, face_up, transfer, encounter, trick, obs_voids, sizes = read(S, obs)
     D = Decision_(S, obs, transfer, seen, mine, face_up)
     me, n = S.seat, S.n
     fac, val, surv, keep, valueless, never_leads = S.fac, S.val, S.surv, S.keep, S.valueless, S.never_leads
-    trick = obs["trick"]
-    plays0 = [(p["seat"], p["id"]) for p in trick["plays"]]
-    leader, led0, side0 = trick["leader"], trick["led"], trick["side"]
+    leader, side0, led0, plays0 = trick
     voids = _trick_voids(S, obs, plays0, led0) if plays0 and led0 is not None else {}
-    for seat, factions in enumerate(obs["voids"]):
+    for seat, factions in enumerate(obs_voids):
         if factions:
             voids.setdefault(seat, set()).update(factions)
-    sizes = obs["hand_sizes"]
     played = {p[0] for p in plays0}
     played.add(me)
     rest = [seat for seat in ((leader + step) % n for step in range(1, n))
@@ -439,7 +441,7 @@ class _Led:
     __slots__ = ("C", "led", "adds", "follows", "add_m", "profile", "plain", "best_seat", "bval", "worth0",
                  "_beat", "values", "win_const", "_items", "lose_enc_mine", "lose_enc_others", "win_enc_others",
                  "take_enc", "fast", "led_hint", "deal", "dealt", "kept_real", "kept_add", "sheds", "_cards", "add_kept_m", "add_kept_s",
-                 "lose_shed")
+                 "lose_shed", "_won", "_lost")
 
     def __init__(self, C: _Ctx, led):
         S, D = C.S, C.D
@@ -486,6 +488,8 @@ class _Led:
         self.values = None
         self._items = None
         self.fast = None
+        self._won: dict = {}  # card (or card, winner) -> the utility of my winning (or of `winner`'s)
+        self._lost: dict = {}
         # (a power whose choices come from one's hand or another's: GreedyAgent counts 0.3 a held card on a win)
         self.win_const = (0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
                           + 0.3 * sum(sh.count for sh in profile.sheds if sh.source == "held"))
@@ -523,36 +527,50 @@ class _Led:
 
     def plain_score(self, card: int, card_m: float, card_s: float, p_win: float) -> float:
         """FastGreedyAgent._plain of both outcomes, weighted: a power that deals, moves and sheds from the
-        trick and one's zone nothing (its other sheds count as GreedyAgent counts them: win_const)."""
-        C = self.C
-        share = C.share
-        trick_m = C.table_m + card_m + self.add_m
-        trick_s = C.table_s + card_s + self.add_m
-        dest = self.profile.trick
+        trick and one's zone nothing (its other sheds count as GreedyAgent counts them: win_const). Each
+        outcome once per card (the two sides of a lead make the same trick)."""
         score = 0.0
         if p_win > 0:
-            others = self.win_enc_others
-            mine = self.win_const
-            take = False
-            if dest != REMOVED:
-                if dest == ME or (dest == CHOICE and trick_m >= 0):
-                    take = True
-                    mine += self.add_m
-                else:
-                    others += trick_s
-            if take or self.take_enc:
-                mine += C.won_worth(card if take else None, self.take_enc)
-            score = p_win * (mine - others * share)
+            u = self._won.get(card)
+            if u is None:
+                u = self._won[card] = self._plain_win(card, card_m, card_s)
+            score = p_win * u
         if p_win < 1:
-            mine, others = self.lose_enc_mine, self.lose_enc_others
-            if dest != REMOVED:
-                if dest == ME or (dest == CHOICE and trick_s >= 0):
-                    others += trick_s
-                else:
-                    mine += share * trick_m
-                    others += (1 - share) * trick_s
-            score += (1 - p_win) * (mine - others * share)
+            u = self._lost.get(card)
+            if u is None:
+                u = self._lost[card] = self._plain_lose(card_m, card_s)
+            score += (1 - p_win) * u
         return score
+
+    def _plain_win(self, card: int, card_m: float, card_s: float) -> float:
+        C = self.C
+        dest = self.profile.trick
+        others = self.win_enc_others
+        mine = self.win_const
+        take = False
+        if dest != REMOVED:
+            if dest == ME or (dest == CHOICE and C.table_m + card_m + self.add_m >= 0):
+                take = True
+                mine += self.add_m
+            else:
+                others += C.table_s + card_s + self.add_m
+        if take or self.take_enc:
+            mine += C.won_worth(card if take else None, self.take_enc)
+        return mine - others * C.share
+
+    def _plain_lose(self, card_m: float, card_s: float) -> float:
+        C = self.C
+        share = C.share
+        dest = self.profile.trick
+        mine, others = self.lose_enc_mine, self.lose_enc_others
+        if dest != REMOVED:
+            trick_s = C.table_s + card_s + self.add_m
+            if dest == ME or (dest == CHOICE and trick_s >= 0):
+                others += trick_s
+            else:
+                mine += share * (C.table_m + card_m + self.add_m)
+                others += (1 - share) * trick_s
+        return mine - others * share
 
     def general_score(self, card: int, p_win: float, likely: int) -> float:
         """GreedyAgent._utility of both outcomes, weighted: a power that deals, moves or sheds."""
@@ -565,9 +583,9 @@ class _Led:
         if self.fast:
             score = 0.0
             if p_win > 0:
-                score = p_win * self.utility(card, D.me)
+                score = p_win * self._utility_of(card, D.me)
             if p_win < 1:
-                score += (1 - p_win) * self.utility(card, likely)
+                score += (1 - p_win) * self._utility_of(card, likely)
             return score
         items = [D.item(c) for c in C.table_cards]
         items.append(D.item(card))
@@ -651,6 +669,13 @@ class _Led:
                                        sum([y.survivors for y in kept]) + self.add_kept_s)
         return got
 
+    def _utility_of(self, card: int, winner: int) -> float:
+        key = (card, winner)
+        got = self._won.get(key)
+        if got is None:
+            got = self._won[key] = self.utility(card, winner)
+        return got
+
     def utility(self, card: int, winner: int) -> float:
         """GreedyAgent._utility (no teams, at most one deal, no part of the trick moved) of the trick with my
         card when `winner` takes it."""
@@ -698,10 +723,14 @@ class _Led:
                     if sh.dest in (OTHER, CHOICE):
                         others += y.survivors
             mine += self.win_const
+            if not C.S.hooked:  # (a card's worth is its Survivors: set_worth is a sum)
+                return mine + sum([y.m for y in gained]) - sum([C.S.survf[c] for c in lost]) - others * share
             mine += D.set_worth([y.card for y in gained if y.card is not None], lost)
         else:
             mine += self.lose_enc_mine + self.lose_shed
             others += self.lose_enc_others
+            if not C.S.hooked:
+                return mine + sum([y.m for y in gained]) - others * share
             mine += D.set_worth([y.card for y in gained if y.card is not None])
         mine += sum([y.m for y in gained if y.card is None])
         return mine - others * share
