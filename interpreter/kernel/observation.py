@@ -14,6 +14,7 @@ the rules let the chooser see them.
 
 from __future__ import annotations
 
+from itertools import compress, filterfalse
 from typing import Any, Callable, Mapping
 
 from happydayz.language.compiler import TURNED_STATE
@@ -122,15 +123,17 @@ def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
         seen.update(cards)
     mine: list[int] = []
     up: set[int] = set()
+    is_seen = flag.__getitem__
     for s, key in enumerate(game.expedition_keys):
         cards = zones[key]
         if s == seat:
-            known = [c for c in cards if flag[c]]
+            mine = list(compress(cards, map(is_seen, cards)))
             up = {c for c in cards if rules_of(c).face_up}
-            mine = known + [c for c in cards if c in up and not flag[c]]
+            mine += [c for c in filterfalse(is_seen, cards) if c in up]
             seen.update(mine)
         else:
-            seen.update([c for c in cards if flag[c] or rules_of(c).face_up])
+            seen.update(compress(cards, map(is_seen, cards)))
+            seen.update([c for c in filterfalse(is_seen, cards) if rules_of(c).face_up])
     encounter = zones["encounter"]
     if encounter:
         seen.add(encounter[0])

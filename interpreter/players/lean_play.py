@@ -16,12 +16,13 @@ left to FastGreedyAgent's general scoring (`statics(...).ok` is False).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from itertools import filterfalse
 from operator import attrgetter, itemgetter
 from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
 from happydayz.kernel.observation import Observation, card_ids
-from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _p_none, matches)
+from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none, matches)
 
 
 def _attrs_read(node) -> set[str]:
@@ -140,16 +141,17 @@ class Decision_:
     """One decision's facts (the lean Estimate): unseen cards by Faction, my zone's counts, the worths."""
 
     __slots__ = ("S", "obs", "me", "n", "unseen_n", "by_f", "sizes", "voids", "transfer", "counts", "mine",
-                 "my_pile", "mine_set", "seen", "_m_add", "_fmean", "_mean_all", "_items", "_typ", "_vals", "_gain_in")
+                 "my_pile", "mine_set", "seen", "m", "_m_add", "_fmean", "_mean_all", "_items", "_typ", "_vals", "_gain_in")
 
     def __init__(self, S: Statics, obs: Mapping, transfer, seen: set, mine: list[int], face_up):
         self.S, self.obs, self.seen = S, obs, seen
         self.me, self.n = S.seat, S.n
+        self.m = self._m if S.hooked else S.survf.__getitem__
         by_f = {}
         total = 0
+        seen_has = seen.__contains__
         for f, group in S.of_faction.items():
-            u = [c for c in group if c not in seen]
-            by_f[f] = u
+            u = by_f[f] = list(filterfalse(seen_has, group))
             total += len(u)
         self.by_f, self.unseen_n = by_f, total
         self.transfer = transfer
@@ -188,8 +190,8 @@ class Decision_:
             self._m_add[f] = got
         return got
 
-    def m(self, card: int) -> float:
-        """A card's worth to me if it ends in my zone (FastEstimate.m)."""
+    def _m(self, card: int) -> float:
+        """A card's worth to me if it ends in my zone (FastEstimate.m): `m`, which is a lookup without hooks."""
         S = self.S
         got = S.survf[card]
         if not S.hooked:
@@ -522,7 +524,8 @@ class _Led:
             better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
             unseen_n, sizes, voids, led = C.D.unseen_n, C.sizes, C.voids, self.led
             got = self._beat[key] = [0.0 if led in voids.get(seat, ()) else
-                                     1.0 - _p_none(unseen_n, better, sizes[seat]) for seat, _ in self.adds]
+                                     1.0 - (_P_NONE.get((unseen_n, better, sizes[seat]))
+                                            or _p_none(unseen_n, better, sizes[seat])) for seat, _ in self.adds]
         return got
 
     def plain_score(self, card: int, card_m: float, card_s: float, p_win: float) -> float:
