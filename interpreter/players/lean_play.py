@@ -91,6 +91,10 @@ class Statics:
         self.plain_kind = {f: not p.deals and not p.partial and all(sh.source not in ("expedition", "trick")
                                                                     for sh in p.sheds)
                            for f, p in self.profiles.items()}
+        # (a power whose choices come from one's hand or another's: GreedyAgent counts 0.3 a held card on a win)
+        self.win_const = {f: 0.3 * p.draws + (0.5 if p.control else 0.0) + p.score
+                          + 0.3 * sum(sh.count for sh in p.sheds if sh.source == "held")
+                          for f, p in self.profiles.items()}
         self.hooked = bool(in_play.hooks or in_play.card_hooks)
         self.card_hooks = bool(in_play.card_hooks)
         self.table = hook_table(model, obs, in_play, seat) if self.hooked else None
@@ -393,7 +397,7 @@ class _Ctx:
     """The decision's facts every Faction led shares."""
 
     __slots__ = ("S", "D", "table_cards", "table_m", "table_s", "enc", "enc_m", "enc_s", "share", "rest", "voids",
-                 "transfer", "sizes", "plays0", "_sw", "side")
+                 "transfer", "sizes", "plays0", "_sw", "side", "_enc")
 
     def __init__(self, S, D, table_cards, table_m, table_s, enc, share, rest, voids, transfer, sizes, plays0):
         self.S, self.D = S, D
@@ -404,6 +408,26 @@ class _Ctx:
         self.share, self.rest, self.voids, self.transfer, self.sizes, self.plays0 = (share, rest, voids, transfer,
                                                                                       sizes, plays0)
         self._sw: dict = {}
+        self._enc: dict = {}
+
+    def encounter_part(self, dest: str) -> tuple:
+        """(taken if I win, the others' gain if I win, mine and the others' if another wins): the Encounter
+        card's part of the trick sent to `dest` (greedy._send of it), the same for every card."""
+        got = self._enc.get(dest)
+        if got is None:
+            take, win_others, lose_mine, lose_others = False, 0.0, 0.0, 0.0
+            if self.enc is not None and dest != REMOVED:
+                if dest == ME or (dest == CHOICE and self.enc_m >= 0):
+                    take = True
+                else:
+                    win_others = self.enc_s
+                if dest == ME or (dest == CHOICE and self.enc_s >= 0):
+                    lose_others = self.enc_s
+                else:
+                    lose_mine = self.share * self.enc_m
+                    lose_others = (1 - self.share) * self.enc_s
+            got = self._enc[dest] = (take, win_others, lose_mine, lose_others)
+        return got
 
     def won_worth(self, card: int | None, take_enc: bool) -> float:
         """set_worth of the table's cards and `card` (None: without them) and the Encounter card if taken."""
@@ -492,24 +516,9 @@ class _Led:
         self.fast = None
         self._won: dict = {}  # card (or card, winner) -> the utility of my winning (or of `winner`'s)
         self._lost: dict = {}
-        # (a power whose choices come from one's hand or another's: GreedyAgent counts 0.3 a held card on a win)
-        self.win_const = (0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
-                          + 0.3 * sum(sh.count for sh in profile.sheds if sh.source == "held"))
-        # the Encounter card's part, the same for every card (_plain's)
-        share = C.share
-        self.take_enc = False
-        self.lose_enc_mine = self.lose_enc_others = self.win_enc_others = 0.0
-        dest = profile.encounter
-        if C.enc is not None and dest != REMOVED:
-            if dest == ME or (dest == CHOICE and C.enc_m >= 0):
-                self.take_enc = True
-            else:
-                self.win_enc_others = C.enc_s
-            if dest == ME or (dest == CHOICE and C.enc_s >= 0):
-                self.lose_enc_others = C.enc_s
-            else:
-                self.lose_enc_mine = share * C.enc_m
-                self.lose_enc_others = (1 - share) * C.enc_s
+        self.win_const = S.win_const.get(led, 0.0)
+        self.take_enc, self.win_enc_others, self.lose_enc_mine, self.lose_enc_others = C.encounter_part(
+            profile.encounter)
 
     def beats(self, bval: int, high: bool) -> list[float]:
         """The chance that each later seat holds a card of the Faction led better than `bval`
