@@ -116,7 +116,7 @@ def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
     pass over the zones: what determinize.known_cards and expeditions_seen read off the observation's keys
     (its hand, every Transfer zone it sees, each Expedition zone's known and face-up cards, the Encounter
     card, the turned-up card, the trick, a dummy hand laid face up). A bot reads it as
-    `card_ids(view, "seen")`; tests/kernel/test_seen_ids.py checks it against those keys."""
+    `card_ids(view, "seen")`; tests/players/test_seen_ids.py checks it against those keys."""
     zones, flag, rules_of = game.zones, game.seen, game.rules_of
     seen = set(zones[game.hand_keys[seat]])
     for cards in _transfer_ids(game, seat):
