@@ -330,10 +330,15 @@ def read(S: Statics, obs: Mapping) -> tuple:
 
 def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
     """FastGreedyAgent's score of each option of a lead or follow (higher is better)."""
+    return score_options(prepare(S, obs), options, lead)
+
+
+def prepare(S: Statics, obs: Mapping) -> "_Ctx":
+    """The decision's facts that no option changes: what is seen, the unseen cards, the trick, who is still to
+    play, the voids (bench/greedy_parts.py times this apart from the scoring)."""
     seen, mine, face_up, transfer, encounter, trick, obs_voids, sizes = read(S, obs)
     D = Decision_(S, obs, transfer, seen, mine, face_up)
-    me, n = S.seat, S.n
-    fac, val, surv, keep, valueless, never_leads = S.fac, S.val, S.surv, S.keep, S.valueless, S.never_leads
+    me, n, surv = S.seat, S.n, S.surv
     leader, side0, led0, plays0 = trick
     voids = _trick_voids(S, obs, plays0, led0) if plays0 and led0 is not None else {}
     for seat, factions in enumerate(obs_voids):
@@ -349,7 +354,18 @@ def scores(S: Statics, obs: Mapping, options, lead: bool) -> list[float]:
     table_s = float(sum([surv[c] for c in table_cards]))
     share = 1.0 / max(n - 1, 1)
     ctx = _Ctx(S, D, table_cards, table_m, table_s, encounter, share, rest, voids, transfer, sizes, plays0)
-    ctx.side = side0
+    ctx.side, ctx.leader, ctx.led0 = side0, leader, led0
+    D.fmean(None)
+    return ctx
+
+
+def score_options(ctx: "_Ctx", options, lead: bool) -> list[float]:
+    """Each option's score on the decision's facts."""
+    S, D = ctx.S, ctx.D
+    me = S.seat
+    fac, val, surv, keep, valueless, never_leads = S.fac, S.val, S.surv, S.keep, S.valueless, S.never_leads
+    side0, leader, rest, m = ctx.side, ctx.leader, ctx.rest, D.m
+    led0 = ctx.led0
     per_led: dict = {}
     out = []
     for option in options:
@@ -397,7 +413,7 @@ class _Ctx:
     """The decision's facts every Faction led shares."""
 
     __slots__ = ("S", "D", "table_cards", "table_m", "table_s", "enc", "enc_m", "enc_s", "share", "rest", "voids",
-                 "transfer", "sizes", "plays0", "_sw", "side", "_enc")
+                 "transfer", "sizes", "plays0", "_sw", "side", "_enc", "leader", "led0")
 
     def __init__(self, S, D, table_cards, table_m, table_s, enc, share, rest, voids, transfer, sizes, plays0):
         self.S, self.D = S, D
@@ -845,4 +861,4 @@ def _utility(D: Decision_, profile: OnWin, items: list[Item], enc: Item | None, 
     return mine - others / max(n - 1, 1)
 
 
-__all__ = ["Statics", "statics", "scores"]
+__all__ = ["Statics", "statics", "scores", "prepare", "score_options"]
