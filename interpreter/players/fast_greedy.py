@@ -18,6 +18,11 @@ worth kept in hand: players/greedy.py), but values cards far more cheaply
   estimate for the others (those that compare Communities, or read values);
 - a Faction's mean worth is that of all its unseen cards (no sample drawn).
 
+Leads and follows are scored from per-process tables by players/lean_play.py
+where those tables hold (no teams, trumps, `rule counts as` or secret Transfer
+zones: every bundled Happy DayZ box, Hearts): the same rules of thumb, a few
+microseconds an option; elsewhere by `_play_scores` below.
+
 Every other decision (choices inside powers, Faction changes, power
 replacement) is GreedyAgent's; a decision kind it does not know gets a random
 legal option from the agent's own seeded source.
