@@ -116,14 +116,24 @@ class Statics:
     def passes(self, conds: list, x: Item, led) -> bool:
         """matches(conds, x, led), kept for the process by what the conditions read of a card (its attributes
         named in them) and the Faction led."""
-        attrs = self._attrs.get(id(conds))
-        if attrs is None:
-            attrs = self._attrs[id(conds)] = (conds, tuple(sorted(_attrs_read(conds))))
-        key = (id(conds), led, *[getattr(x, a, None) for a in attrs[1]])
+        got = self._attrs.get(id(conds))
+        if got is None:
+            attrs = sorted(_attrs_read(conds))
+            # (an attribute an Item lacks reads as None: matches reads it so too)
+            getter = attrgetter(*attrs) if attrs and all(a in _ITEM_FIELDS for a in attrs) else None
+            got = self._attrs[id(conds)] = (conds, getter, tuple(attrs))
+        getter = got[1]
+        if getter is not None:
+            key = (id(conds), led, getter(x))
+        else:
+            key = (id(conds), led, *[getattr(x, a, None) for a in got[2]])
         got = self._passes.get(key)
         if got is None:
             got = self._passes[key] = matches(conds, x, led)
         return got
+
+
+_ITEM_FIELDS = frozenset(("faction", "value", "survivors", "m", "card"))
 
 
 _STATICS: dict[tuple, Statics] = {}
