@@ -16,7 +16,7 @@ left to FastGreedyAgent's general scoring (`statics(...).ok` is False).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from itertools import filterfalse
+from itertools import filterfalse, islice
 from operator import attrgetter, itemgetter
 from typing import Mapping
 
@@ -83,6 +83,7 @@ class Statics:
         self.typical_order = {f: sorted(group, key=lambda c: (worth[c], cards[c].value or 0))
                               for f, group in self.of_faction.items()}
         self.by_worth = sorted(in_play.cards, key=worth.__getitem__)
+        self.typical_key = {c: (worth[c], cards[c].value or 0) for c in in_play.cards}
         self.profiles: dict[str, OnWin] = {}
         for f in self.factions:
             self.profiles[f] = model.on_win(obs, f)
@@ -302,14 +303,12 @@ class Decision_:
         if led in self._typ:
             return self._typ[led]
         S = self.S
+        seen = self.seen.__contains__
         if led is not None:
-            u = set(self.by_f.get(led, ()))
-            pool = [c for c in S.typical_order.get(led, ()) if c in u]
+            pool = list(filterfalse(seen, S.typical_order.get(led, ())))
         else:
-            seen = self.seen
-            worst = [c for c in S.by_worth if c not in seen][:max(self.unseen_n // 3, 1)]
-            val, surv = S.val, S.surv
-            pool = sorted(worst, key=lambda c: (surv[c], val[c] or 0))
+            worst = islice(filterfalse(seen, S.by_worth), max(self.unseen_n // 3, 1))
+            pool = sorted(worst, key=S.typical_key.__getitem__)
         got = self._typ[led] = (S.fac[pool[len(pool) // 2]], S.val[pool[len(pool) // 2]]) if pool else (None, None)
         return got
 
@@ -398,7 +397,9 @@ def score_options(ctx: "_Ctx", options, lead: bool) -> list[float]:
             likely = rest[0] if rest else leader
             worth = F.worth0 + card_m
             biggest = 0.0
-            beats = F.beats(bval, high)
+            beats = F._beat.get((bval, high))
+            if beats is None:
+                beats = F.beats(bval, high)
             for (seat, a_m), beat in zip(F.adds, beats):
                 worth += a_m
                 p_beat = beat if worth > 0 else 0.3 * beat
