@@ -375,6 +375,7 @@ def score_options(ctx: "_Ctx", options, lead: bool) -> list[float]:
     fac, val, surv, keep, valueless, never_leads = S.fac, S.val, S.surv, S.keep, S.valueless, S.never_leads
     side0, leader, rest, m = ctx.side, ctx.leader, ctx.rest, D.m
     led0 = ctx.led0
+    unseen_n = D.unseen_n
     per_led: dict = {}
     out = []
     for option in options:
@@ -397,11 +398,18 @@ def score_options(ctx: "_Ctx", options, lead: bool) -> list[float]:
             likely = rest[0] if rest else leader
             worth = F.worth0 + card_m
             biggest = 0.0
-            beats = F._beat.get((bval, high))
-            if beats is None:
-                beats = F.beats(bval, high)
-            for (seat, a_m), beat in zip(F.adds, beats):
+            values = F.values
+            if values is None:
+                values = F.values = D.values(led)
+            # (GreedyAgent._beats: a later seat not void in the Faction led holds one of the `better` cards)
+            better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
+            for seat, a_m, void, size in F.seats:
                 worth += a_m
+                if void:
+                    beat = 0.0
+                else:
+                    beat = _P_NONE.get((unseen_n, better, size))
+                    beat = 1.0 - (beat if beat is not None else _p_none(unseen_n, better, size))
                 p_beat = beat if worth > 0 else 0.3 * beat
                 if p_beat > biggest:
                     biggest, likely = p_beat, seat
@@ -492,9 +500,9 @@ class _Led:
     that each beats a value, the on-win summary, the best card on the table."""
 
     __slots__ = ("C", "led", "adds", "follows", "add_m", "profile", "plain", "best_seat", "bval", "worth0",
-                 "_beat", "values", "win_const", "_items", "lose_enc_mine", "lose_enc_others", "win_enc_others",
+                 "values", "win_const", "_items", "lose_enc_mine", "lose_enc_others", "win_enc_others",
                  "take_enc", "fast", "led_hint", "deal", "dealt", "kept_real", "kept_add", "sheds", "_cards", "add_kept_m", "add_kept_s",
-                 "lose_shed", "_won", "_lost")
+                 "lose_shed", "_won", "_lost", "seats")
 
     def __init__(self, C: _Ctx, led):
         S, D = C.S, C.D
@@ -521,6 +529,8 @@ class _Led:
                 follows.append(p)
                 adds.append((seat, p * f_mean + (1 - p) * dump))
         self.adds, self.follows = adds, follows
+        voids, sizes = C.voids, C.sizes
+        self.seats = [(seat, a, led in voids.get(seat, ()), sizes[seat]) for seat, a in adds]
         self.add_m = sum([a for _, a in adds])
         profile = S.profiles.get(led) if led is not None else None
         self.profile = profile = profile if profile is not None else _EMPTY
@@ -537,7 +547,6 @@ class _Led:
                     best_seat, bval = seat, v
         self.best_seat, self.bval = best_seat, bval
         self.worth0 = C.table_m + C.enc_m
-        self._beat: dict = {}
         self.values = None
         self._items = None
         self.fast = None
@@ -546,23 +555,6 @@ class _Led:
         self.win_const = S.win_const.get(led, 0.0)
         self.take_enc, self.win_enc_others, self.lose_enc_mine, self.lose_enc_others = C.encounter_part(
             profile.encounter)
-
-    def beats(self, bval: int, high: bool) -> list[float]:
-        """The chance that each later seat holds a card of the Faction led better than `bval`
-        (GreedyAgent._beats), in the order of `adds`."""
-        key = (bval, high)
-        got = self._beat.get(key)
-        if got is None:
-            C = self.C
-            values = self.values
-            if values is None:
-                values = self.values = C.D.values(self.led)
-            better = len(values) - bisect_right(values, bval) if high else bisect_left(values, bval)
-            unseen_n, sizes, voids, led = C.D.unseen_n, C.sizes, C.voids, self.led
-            got = self._beat[key] = [0.0 if led in voids.get(seat, ()) else
-                                     1.0 - (_P_NONE.get((unseen_n, better, sizes[seat]))
-                                            or _p_none(unseen_n, better, sizes[seat])) for seat, _ in self.adds]
-        return got
 
     def plain_score(self, card: int, card_m: float, card_s: float, p_win: float) -> float:
         """FastGreedyAgent._plain of both outcomes, weighted: a power that deals, moves and sheds from the
