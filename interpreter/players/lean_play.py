@@ -84,6 +84,8 @@ class Statics:
                               for f, group in self.of_faction.items()}
         self.by_worth = sorted(in_play.cards, key=worth.__getitem__)
         self.typical_key = {c: (worth[c], cards[c].value or 0) for c in in_play.cards}
+        self.by_value = {f: sorted((c for c in group if cards[c].value is not None), key=lambda c: cards[c].value)
+                         for f, group in self.of_faction.items()}  # (the unseen values, sorted, by a filter)
         self.profiles: dict[str, OnWin] = {}
         for f in self.factions:
             self.profiles[f] = model.on_win(obs, f)
@@ -316,7 +318,8 @@ class Decision_:
         got = self._vals.get(led)
         if got is None:
             val = self.S.val
-            got = self._vals[led] = sorted([val[c] for c in self.by_f.get(led, ()) if val[c] is not None])
+            got = self._vals[led] = list(map(self.S.val.__getitem__,
+                                             filterfalse(self.seen.__contains__, self.S.by_value.get(led, ()))))
         return got
 
 
@@ -364,6 +367,8 @@ def prepare(S: Statics, obs: Mapping) -> "_Ctx":
     share = 1.0 / max(n - 1, 1)
     ctx = _Ctx(S, D, table_cards, table_m, table_s, encounter, share, rest, voids, transfer, sizes, plays0)
     ctx.side, ctx.leader, ctx.led0 = side0, leader, led0
+    fac = S.fac.__getitem__
+    ctx.passed = [set(map(fac, cards)) if cards else () for cards in transfer]
     D.fmean(None)
     return ctx
 
@@ -432,7 +437,7 @@ class _Ctx:
     """The decision's facts every Faction led shares."""
 
     __slots__ = ("S", "D", "table_cards", "table_m", "table_s", "enc", "enc_m", "enc_s", "share", "rest", "voids",
-                 "transfer", "sizes", "plays0", "_sw", "side", "_enc", "leader", "led0")
+                 "transfer", "sizes", "plays0", "_sw", "side", "_enc", "leader", "led0", "passed")
 
     def __init__(self, S, D, table_cards, table_m, table_s, enc, share, rest, voids, transfer, sizes, plays0):
         self.S, self.D = S, D
@@ -518,11 +523,11 @@ class _Led:
         else:
             f_mean = D.fmean(led)
             n_led = len(D.by_f.get(led, ()))
-            voids, transfer, sizes, unseen_n = C.voids, C.transfer, C.sizes, D.unseen_n
+            voids, passed, sizes, unseen_n = C.voids, C.passed, C.sizes, D.unseen_n
             for seat in C.rest:
                 if led in voids.get(seat, ()):
                     p = 0.0
-                elif any([fac[c] == led for c in transfer[seat]]):
+                elif led in passed[seat]:  # (a card of it lies in the seat's Transfer zone: it follows)
                     p = 1.0
                 else:
                     p = 1.0 - _p_none(unseen_n, n_led, sizes[seat])
