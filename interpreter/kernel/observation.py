@@ -14,6 +14,7 @@ the rules let the chooser see them.
 
 from __future__ import annotations
 
+from itertools import compress, filterfalse
 from typing import Any, Callable, Mapping
 
 from happydayz.language.compiler import TURNED_STATE
@@ -110,8 +111,53 @@ KEYS: dict[str, Maker] = {
                                    for h in game.history],
 }
 
-#: The card lists of KEYS by their ids alone (the Encounter card: its id, or None).
+def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
+    """(every card `seat` sees, the cards known in its own Expedition zone, its face-up ones there), in one
+    pass over the zones: what determinize.known_cards and expeditions_seen read off the observation's keys
+    (its hand, every Transfer zone it sees, each Expedition zone's known and face-up cards, the Encounter
+    card, the turned-up card, the trick, a dummy hand laid face up). A bot reads it as
+    `card_ids(view, "seen")`; tests/players/test_seen_ids.py checks it against those keys."""
+    zones, flag, rules_of = game.zones, game.seen, game.rules_of
+    seen = set(zones[game.hand_keys[seat]])
+    for cards in _transfer_ids(game, seat):
+        seen.update(cards)
+    mine: list[int] = []
+    up: set[int] = set()
+    is_seen = flag.__getitem__
+    for s, key in enumerate(game.expedition_keys):
+        cards = zones[key]
+        if s == seat:
+            mine = list(compress(cards, map(is_seen, cards)))
+            up = {c for c in cards if rules_of(c).face_up}
+            mine += [c for c in filterfalse(is_seen, cards) if c in up]
+            seen.update(mine)
+        else:
+            seen.update(compress(cards, map(is_seen, cards)))
+            seen.update([c for c in filterfalse(is_seen, cards) if rules_of(c).face_up])
+    encounter = zones["encounter"]
+    if encounter:
+        seen.add(encounter[0])
+    turned = game.turned_up()
+    if turned is not None:
+        seen.add(turned)
+    trick = game.trick
+    if trick is not None:
+        seen.update([card for _, card, _ in trick.plays])
+    dummy = game.dummy
+    if dummy is not None and dummy != seat:
+        seen.update(zones[game.hand_keys[dummy]])
+    return seen, mine, up
+
+
+#: The card lists of KEYS by their ids alone (the Encounter card: its id, or None); and "seen" (_seen).
 CARD_IDS: dict[str, Maker] = {
+    "seen": _seen,
+    # the trick by ids: (leader, side, led, [(seat, card), ...]), or None
+    "trick": lambda game, seat: None if game.trick is None else (game.trick.leader, game.trick.side, game.trick.led,
+                                                                 [(s, c) for s, c, _ in game.trick.plays]),
+    # (the keys always, factions and added as one hashable value: what PowerModel.in_play is keyed by)
+    "in_play": lambda game, seat: (tuple(game.setup.always), tuple((f, v) for f, v in game.factions),
+                                   tuple(game.added)),
     "hand": lambda game, seat: list(game.zones[game.hand_keys[seat]]),
     "transfer": _transfer_ids,
     "expedition_known": lambda game, seat: game.known,

@@ -18,6 +18,11 @@ worth kept in hand: players/greedy.py), but values cards far more cheaply
   estimate for the others (those that compare Communities, or read values);
 - a Faction's mean worth is that of all its unseen cards (no sample drawn).
 
+Leads and follows are scored from per-process tables by players/lean_play.py
+where those tables hold (no teams, trumps, `rule counts as` or secret Transfer
+zones: every bundled Happy DayZ box, Hearts): the same rules of thumb, a few
+microseconds an option; elsewhere by `_play_scores` below.
+
 Every other decision (choices inside powers, Faction changes, power
 replacement) is GreedyAgent's; a decision kind it does not know gets a random
 legal option from the agent's own seeded source.
@@ -32,9 +37,10 @@ from happydayz.kernel.observation import has_known
 from happydayz.kernel.game import Decision
 from happydayz.kernel.setup import GameSetup
 from happydayz.language import vm
+from happydayz.players import lean_play
 from happydayz.players.agents import card_ids
 from happydayz.players.greedy import (CHOICE, ME, OVERTAKE, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
-                                      _finish_hook, _Probe, _run_hook, overtakes)
+                                      _finish_hook, _readable, _Probe, _run_hook, overtakes)
 
 #: Decision kinds GreedyAgent answers by its own rules; any other kind gets a random legal option.
 KNOWN_KINDS = frozenset({"transfer", "lead", "follow", "choose", "ask", "faction_change", "replace_power",
@@ -395,8 +401,22 @@ class FastGreedyAgent(GreedyAgent):
         return mine - others * (share if rival_share is None else rival_share)
 
     def decide(self, observation: dict, decision: Decision) -> int:
-        if self.model is not None and decision.kind not in KNOWN_KINDS and len(decision.options) > 1:
-            return self.rng.randrange(len(decision.options))  # a kind the rules of thumb know nothing of
+        kind = decision.kind
+        if self.model is not None and len(decision.options) > 1:
+            if kind not in KNOWN_KINDS:
+                return self.rng.randrange(len(decision.options))  # a kind the rules of thumb know nothing of
+            if kind == "lead" or kind == "follow":
+                obs = _readable(observation)
+                S = lean_play.statics(self.model, obs, obs["seat"], hook_table)
+                if S.ok:  # (lean_play: the same scores from per-process tables)
+                    self._chosen = []
+                    encounter = card_ids(obs, "encounter")
+                    if encounter is not None:
+                        self._encounter = encounter
+                    scores = lean_play.scores(S, obs, decision.options, kind == "lead")
+                    top = max(scores)
+                    best = [i for i, x in enumerate(scores) if x == top]
+                    return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]  # (ties: at random)
         return super().decide(observation, decision)
 
 
