@@ -20,8 +20,9 @@ worth kept in hand: players/greedy.py), but values cards far more cheaply
 
 Leads and follows are scored from per-process tables by players/lean_play.py
 where those tables hold (no teams, trumps, `rule counts as` or secret Transfer
-zones: every bundled Happy DayZ box, Hearts): the same rules of thumb, a few
-microseconds an option; elsewhere by `_play_scores` below.
+zones: the bundled Happy DayZ boxes, and a classic game without trumps or
+teams): the same rules of thumb, a few microseconds an option; elsewhere by
+`_play_scores` below.
 
 Every other decision (choices inside powers, Faction changes, power
 replacement) is GreedyAgent's; a decision kind it does not know gets a random
