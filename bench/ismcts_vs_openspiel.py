@@ -8,9 +8,10 @@ OpenSpiel's state — is applied to both (apply_both: a refusal is a mismatch), 
 points must agree. Our bot sits in seat i mod 4. A hand's winner takes the fewest points; a tie shares the
 win (1/k each).
 
-The same wall time per decision: our bot thinks `--milliseconds` (250) per searched decision; OpenSpiel's
-bot takes a simulation count, calibrated here so that its mean decision takes as long (`--simulations N`
-to give it, `--their-seconds S` for OpenSpiel's own wall-clock budget instead). Both sides' mean and
+The same wall time per decision: our bot thinks `--milliseconds` (250) per searched decision, and so does
+OpenSpiel's (its ISMCTSBot's own max_wall_clock_time, checked between simulations): on a shared machine a
+load that slows one side slows the other. `--calibrate` gives OpenSpiel's bot a simulation count instead,
+measured here so that its mean decision takes as long (`--simulations N` to name one). Both sides' mean and
 longest decision times are measured and printed (decisions with one legal move excluded: neither thinks).
 
 OpenSpiel's hearts resamples a pass-phase state wrongly once the player who passes to the searcher has
@@ -24,6 +25,7 @@ One JSON line per hand is appended to --out (resumable: --resume plays the hands
     python bench/ismcts_vs_openspiel.py --hands 100
     python bench/ismcts_vs_openspiel.py --hands 100 --resume          # goes on where the file stops
     python bench/ismcts_vs_openspiel.py --hands 20 --ours random      # control: a random bot in our seat
+    python bench/ismcts_vs_openspiel.py --hands 50 --calibrate        # theirs: a calibrated simulation count
     python bench/ismcts_vs_openspiel.py --summary                     # the figures of the file
 """
 
@@ -170,13 +172,13 @@ def calibrate(seconds: float, spiel_game, uct_c: float, final: str, hands: int =
 # ------------------------------------------------------------------ the file
 def config_of(args) -> dict:
     """What a line's hands were played with (the hands of one configuration are pooled in the summary)."""
-    return {"ours": args.ours, "theirs": args.theirs,
+    return {"ours": args.ours, "theirs": args.theirs, "calibrated": args.calibrate,
             "milliseconds": None if args.iterations else args.milliseconds, "iterations": args.iterations,
             "their_seconds": args.their_seconds if args.their_seconds > 0 else None,
             "uct_c": args.uct_c, "final": args.final, "first_seed": args.seed}
 
 
-KEY = ("ours", "theirs", "milliseconds", "iterations", "their_seconds", "uct_c", "final", "first_seed")
+KEY = ("ours", "theirs", "calibrated", "milliseconds", "iterations", "their_seconds", "uct_c", "final", "first_seed")
 
 
 def key_of(line: dict) -> tuple:
@@ -233,9 +235,10 @@ def show(rows: list[dict]) -> str:
     for r in rows:
         ours = f"{r['ours']} ({r['milliseconds']} ms)" if r["ours"] == "ismcts" and r["milliseconds"] else (
             f"{r['ours']} ({r['iterations']} iterations)" if r["ours"] == "ismcts" else r["ours"])
-        theirs = r["theirs"] if r["theirs"] == "random" else (
-            f"OpenSpiel ISMCTS ({'/'.join(map(str, r['simulations']))} simulations, uct_c={r['uct_c']}, "
-            f"{r['final']})" if not r["their_seconds"] else f"OpenSpiel ISMCTS ({r['their_seconds']} s)")
+        budget = f"{r['their_seconds']} s" if r["their_seconds"] else \
+            f"{'/'.join(map(str, r['simulations']))} simulations"
+        theirs = r["theirs"] if r["theirs"] == "random" else \
+            f"OpenSpiel ISMCTS ({budget}, uct_c={r['uct_c']}, {r['final']})"
         low, high = max(r["ci95"][0], 0.0), min(r["ci95"][1], 1.0)
         verdict = "at or above the fair share" if r["at_fair_share"] else "NOT at the fair share"
         out.append(f"{ours} vs 3 x {theirs}: {r['games']} hands, win rate {100 * r['win_rate']:.1f}% "
@@ -259,9 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--milliseconds", type=float, default=250.0, help="our bot's time per searched decision")
     parser.add_argument("--iterations", type=int, default=None, help="our bot's iterations instead of a time")
     parser.add_argument("--simulations", type=int, default=None,
-                        help="OpenSpiel's simulations per decision (default: calibrated to --milliseconds)")
-    parser.add_argument("--their-seconds", type=float, default=0.0,
-                        help="OpenSpiel's own wall-clock budget per decision instead of a simulation count")
+                        help="OpenSpiel's simulations per decision, in place of its wall-clock budget")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="OpenSpiel's simulations per decision: as many as take --milliseconds on average")
     parser.add_argument("--uct-c", type=float, default=26.0,
                         help="OpenSpiel's UCT constant (its returns span 26 points: 26 less the points taken)")
     parser.add_argument("--final", choices=tuple(FINAL), default="max_visit_count")
@@ -270,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", action="store_true", help="print the file's figures and stop")
     parser.add_argument("--json", action="store_true", help="the summary as JSON")
     args = parser.parse_args(argv)
+    fixed = args.calibrate or args.simulations is not None or args.theirs == "random"
+    args.their_seconds = 0.0 if fixed else args.milliseconds / 1000.0
 
     if args.summary:
         rows = summary(read_lines(args.out))
@@ -288,13 +293,13 @@ def main(argv: list[str] | None = None) -> int:
     simulations = args.simulations
     if simulations is None:
         earlier = {line["simulations"] for line in mine}
-        if earlier:  # (resumed: the count the file's hands were played with)
+        if earlier and args.calibrate:  # (resumed: the count the file's hands were played with)
             simulations = max(earlier)
             print(f"simulations: {simulations}, as in the file's {len(mine)} hands", flush=True)
-        elif args.theirs == "ismcts" and args.their_seconds <= 0:
+        elif args.calibrate and args.theirs == "ismcts":
             simulations = calibrate(args.milliseconds / 1000.0, spiel_game, args.uct_c, args.final)
         else:
-            simulations = 0
+            simulations = 0  # (their wall-clock budget decides, or they play at random)
     sha = commit()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     todo = [i for i in range(args.hands) if i not in done]
