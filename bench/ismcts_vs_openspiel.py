@@ -25,6 +25,7 @@ One JSON line per hand is appended to --out (resumable: --resume plays the hands
     python bench/ismcts_vs_openspiel.py --hands 100
     python bench/ismcts_vs_openspiel.py --hands 100 --resume          # goes on where the file stops
     python bench/ismcts_vs_openspiel.py --hands 20 --ours random      # control: a random bot in our seat
+    python bench/ismcts_vs_openspiel.py --hands 40 --ours greedy      # our rules of thumb alone in our seat
     python bench/ismcts_vs_openspiel.py --hands 50 --calibrate        # theirs: a calibrated simulation count
     python bench/ismcts_vs_openspiel.py --summary                     # the figures of the file
 """
@@ -50,6 +51,7 @@ from lockstep_report import apply_both  # noqa: E402
 from strength_table import interval  # noqa: E402  (the mean of the shares and its 95% interval)
 
 from happydayz.players.agents import RandomAgent  # noqa: E402
+from happydayz.players.fast_greedy import FastGreedyAgent  # noqa: E402
 from happydayz.players.ismcts import ISMCTSAgent  # noqa: E402
 
 OUT = ROOT / "docs" / "bots" / "hearts-vs-openspiel.jsonl"
@@ -104,6 +106,8 @@ def turned(state, spiel_game):
 def our_agent(kind: str, seed: str, milliseconds: float, iterations: int | None, game, seat: int):
     if kind == "random":
         return RandomAgent(seed)
+    if kind == "greedy":  # (the registry's greedy: what the search is anchored to)
+        return FastGreedyAgent(seed).bind(game.setup, seat)
     budget = {"iterations": iterations} if iterations else {"milliseconds": milliseconds}
     return ISMCTSAgent(seed, **budget).bind(game.setup, seat)
 
@@ -139,7 +143,7 @@ def play_hand(index: int, args, kernel, spiel_game, simulations: int) -> dict:
     winners = [p for p in range(PLAYERS) if points[p] == best]
     return {"hand": index, "seed": seed, "seat": me, "direction": lockstep.DIRECTIONS[direction],
             "points": points, "share": 1 / len(winners) if me in winners else 0.0, "times": times,
-            "decisions": step}
+            "decisions": step, "our_search": dict(getattr(ours, "stats", {}))}  # (ISMCTS: searches, iterations)
 
 
 # ------------------------------------------------------------------ calibration
@@ -257,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100, help="hands of this configuration in the file, in all")
     parser.add_argument("--seed", type=int, default=0, help="hand i is dealt from seed SEED + i")
-    parser.add_argument("--ours", choices=("ismcts", "random"), default="ismcts")
+    parser.add_argument("--ours", choices=("ismcts", "greedy", "random"), default="ismcts",
+                        help="the bot in our seat (random: the negative control; greedy: the search's anchor alone)")
     parser.add_argument("--theirs", choices=("ismcts", "random"), default="ismcts")
     parser.add_argument("--milliseconds", type=float, default=250.0, help="our bot's time per searched decision")
     parser.add_argument("--iterations", type=int, default=None, help="our bot's iterations instead of a time")
