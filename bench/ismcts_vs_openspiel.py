@@ -225,7 +225,10 @@ def summary(lines: list[dict]) -> list[dict]:
                 longest = max(g["times"][side][kind][2] for g in group)
                 timing[f"{side}_{kind}"] = {"decisions": n, "mean_ms": 1000 * total / n if n else None,
                                             "max_ms": 1000 * longest}
-        rows.append({**dict(zip(KEY, key)), "games": len(group), "win_rate": mean, "ci95": [low, high],
+        searched = [g["our_search"] for g in group if g.get("our_search")]
+        searches = sum(x["decisions"] for x in searched)
+        iterations = sum(x["iterations"] for x in searched) / searches if searches else None
+        rows.append({**dict(zip(KEY, key)), "games": len(group), "iterations_per_search": iterations, "win_rate": mean, "ci95": [low, high],
                      "fair_share": 1 / PLAYERS, "at_fair_share": low >= 1 / PLAYERS,
                      "mean_points": sum(ours_points) / len(ours_points),
                      "their_mean_points": sum(their_points) / len(their_points),
@@ -249,6 +252,8 @@ def show(rows: list[dict]) -> str:
                    f"(95% interval {100 * low:.1f}–{100 * high:.1f}%; fair share 25%: {verdict}), "
                    f"mean points {r['mean_points']:.2f} (theirs {r['their_mean_points']:.2f}); "
                    f"commits {', '.join(r['commits'])}")
+        if r["iterations_per_search"]:
+            out.append(f"    our searches: {r['iterations_per_search']:.0f} iterations each on average")
         for name, t in r["timing"].items():
             if t["decisions"]:
                 out.append(f"    {name}: {t['decisions']} decisions, mean {t['mean_ms']:.0f} ms, "
