@@ -195,12 +195,13 @@ def read_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def commit() -> str:
+def commit(out: Path) -> str:
+    """HEAD's short hash, "+dirty" if a tracked file other than the results' file differs from it."""
     try:
         sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--",
+                                ".", f":!{out.resolve()}"], capture_output=True, text=True).stdout.strip()
         return sha + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -247,7 +248,7 @@ def show(rows: list[dict]) -> str:
         theirs = r["theirs"] if r["theirs"] == "random" else \
             f"OpenSpiel ISMCTS ({budget}, uct_c={r['uct_c']}, {r['final']})"
         low, high = max(r["ci95"][0], 0.0), min(r["ci95"][1], 1.0)
-        verdict = "at or above the fair share" if r["at_fair_share"] else "NOT at the fair share"
+        verdict = "lower end at or above it" if r["at_fair_share"] else "lower end below it"
         out.append(f"{ours} vs 3 x {theirs}: {r['games']} hands, win rate {100 * r['win_rate']:.1f}% "
                    f"(95% interval {100 * low:.1f}–{100 * high:.1f}%; fair share 25%: {verdict}), "
                    f"mean points {r['mean_points']:.2f} (theirs {r['their_mean_points']:.2f}); "
@@ -310,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
             simulations = calibrate(args.milliseconds / 1000.0, spiel_game, args.uct_c, args.final)
         else:
             simulations = 0  # (their wall-clock budget decides, or they play at random)
-    sha = commit()
+    sha = commit(args.out)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     todo = [i for i in range(args.hands) if i not in done]
     started = time.perf_counter()
