@@ -200,8 +200,10 @@ def commit(out: Path) -> str:
     try:
         sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--",
-                                ".", f":!{out.resolve()}"], capture_output=True, text=True).stdout.strip()
+        where = out.resolve()
+        spec = [".", f":(exclude){where.relative_to(ROOT)}"] if where.is_relative_to(ROOT) else ["."]
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--", *spec],
+                               capture_output=True, text=True).stdout.strip()
         return sha + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
