@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import pyspiel
 import lockstep_report
-from lockstep_report import Mismatch, command_line, play_hands
+from lockstep_report import Mismatch, apply_both, command_line, play_hands
 
 from happydayz.data.environment import Environment
 from happydayz.data.hand import ByRound, Hand
@@ -134,18 +134,16 @@ def spiel_settings(settings: dict) -> dict:
     return {k: bool(v) for k, v in settings.items()}
 
 
-def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, figures: Figures,
-              laid: dict | None = None) -> None:
-    """One hand in lockstep; raises Mismatch at the first difference.
+def deal(seed: int, kernel: Kernel, spiel_game, rng: random.Random, laid: dict | None = None):
+    """(OpenSpiel's state, the kernel's game, the pass direction) of one hand, the same deal in both.
 
-    `laid` (for the negative controls): {"direction": d, "hands": {seat: [cards]}} in place of
-    OpenSpiel's random chance outcomes.
+    OpenSpiel's chance outcomes, drawn with `rng`: the pass direction, then the 52 cards dealt to players
+    0, 1, 2, 3, 0... (the legal chance actions, not chance_outcomes(): with pass_cards=false OpenSpiel's
+    chance_outcomes() still lists the four directions, while its only legal one is "no pass"); then laid
+    into the kernel. `laid` (for the negative controls): {"direction": d, "hands": {seat: [cards]}} in
+    place of OpenSpiel's random chance outcomes.
     """
-    rng = random.Random(seed)
     state = spiel_game.new_initial_state()
-    # OpenSpiel's chance outcomes: the pass direction, then the 52 cards dealt to players 0, 1, 2, 3, 0...
-    # (The legal chance actions, not chance_outcomes(): with pass_cards=false OpenSpiel's chance_outcomes()
-    # still lists the four directions, while its only legal one is "no pass".)
     if laid is None:
         while state.is_chance_node():
             state.apply_action(rng.choice(state.legal_actions()))
@@ -158,26 +156,29 @@ def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, f
     hands = {seat: [] for seat in range(4)}
     for i, card in enumerate(state.history()[1:53]):
         hands[i % 4].append(int(card))
-    game = kernel.new_game(direction, hands)
-    step = 0
-    while not state.is_terminal():
-        if game.over or game.decision is None:
-            raise Mismatch(f"seed {seed}, decision {step}: the kernel's hand is over, OpenSpiel's player "
-                           f"{state.current_player()} still plays {sorted(short(a) for a in state.legal_actions())}")
-        player, kind, moves = kernel_moves(game)
-        spiel_kind = "pass" if len(state.history()) < 53 + (12 if direction else 0) else "play"
-        legal = state.legal_actions()
-        if (player, kind, set(moves)) != (state.current_player(), spiel_kind, set(legal)):
-            raise Mismatch(
-                f"seed {seed}, decision {step} (pass direction {DIRECTIONS[direction]}): "
-                f"kernel: player {player} to {kind} {sorted(short(c) for c in moves)}; "
-                f"OpenSpiel: player {state.current_player()} to {spiel_kind} {sorted(short(a) for a in legal)}\n"
-                f"  OpenSpiel's state:\n{state}")
-        figures.decisions += 1
-        card = rng.choice(sorted(legal))
-        state.apply_action(card)
-        game.apply(moves[card])
-        step += 1
+    return state, kernel.new_game(direction, hands), direction
+
+
+def same_decision(state, game: Game, direction: int, seed: int, step: int) -> dict[int, int]:
+    """The kernel's moves {OpenSpiel card: option index} once both engines are found asking the same player
+    for the same kind of move with the same cards; else Mismatch."""
+    if game.over or game.decision is None:
+        raise Mismatch(f"seed {seed}, decision {step}: the kernel's hand is over, OpenSpiel's player "
+                       f"{state.current_player()} still plays {sorted(short(a) for a in state.legal_actions())}")
+    player, kind, moves = kernel_moves(game)
+    spiel_kind = "pass" if len(state.history()) < 53 + (12 if direction else 0) else "play"
+    legal = state.legal_actions()
+    if (player, kind, set(moves)) != (state.current_player(), spiel_kind, set(legal)):
+        raise Mismatch(
+            f"seed {seed}, decision {step} (pass direction {DIRECTIONS[direction]}): "
+            f"kernel: player {player} to {kind} {sorted(short(c) for c in moves)}; "
+            f"OpenSpiel: player {state.current_player()} to {spiel_kind} {sorted(short(a) for a in legal)}\n"
+            f"  OpenSpiel's state:\n{state}")
+    return moves
+
+
+def same_points(state, game: Game, seed: int) -> list[int]:
+    """Every player's points once both hands are over and agree (OpenSpiel's return is 26 less them); else Mismatch."""
     if not game.over:
         raise Mismatch(f"seed {seed}: OpenSpiel's hand is over, the kernel still asks "
                        f"{game.decision.kind if game.decision else game.phase}")
@@ -186,6 +187,25 @@ def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, f
     if points_ours != points_theirs:
         raise Mismatch(f"seed {seed}: points differ at the end: kernel {points_ours}, OpenSpiel {points_theirs}\n"
                        f"  OpenSpiel's state:\n{state}")
+    return points_ours
+
+
+def play_hand(seed: int, ours: dict, theirs: dict, kernel: Kernel, spiel_game, figures: Figures,
+              laid: dict | None = None) -> None:
+    """One hand in lockstep, a random legal card at each decision; raises Mismatch at the first difference.
+
+    `laid`: a deal in place of OpenSpiel's random one (see `deal`).
+    """
+    rng = random.Random(seed)
+    state, game, direction = deal(seed, kernel, spiel_game, rng, laid)
+    step = 0
+    while not state.is_terminal():
+        moves = same_decision(state, game, direction, seed, step)
+        figures.decisions += 1
+        card = rng.choice(sorted(state.legal_actions()))
+        apply_both(state, game, moves[card], card, seed, step)
+        step += 1
+    same_points(state, game, seed)
     figures.hands += 1
 
 
