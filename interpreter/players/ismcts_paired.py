@@ -47,8 +47,9 @@ def search(agent, observation: Mapping, decision: Decision, allowed: list[int]) 
             for slot, move in enumerate(allowed):
                 game = base.copy() if slot < k - 1 else base  # (the last move plays the sample itself)
                 crn.seed(seed)
+                choose = choose_for(game)
                 game.apply(move)
-                game.play(choose_for(game), round_only=True)
+                game.play(choose, round_only=True)
                 rewards[slot].append(agent.rewards(game, history)[me])
             playouts += k
     finally:
