@@ -40,6 +40,7 @@ from functools import lru_cache
 
 from happydayz.players.agents import RandomAgent
 from happydayz.data.environment import Environment
+from happydayz.players.fast_greedy import FastGreedyAgent
 from happydayz.players.greedy import GreedyAgent
 from happydayz.kernel.game import Game
 from happydayz.players.ismcts import ISMCTSAgent
@@ -64,6 +65,8 @@ def make_agent(kind: str, seed: int, setup, seat: int, budget: dict):
         return RandomAgent(seed)
     if kind == "greedy":
         return GreedyAgent(seed).bind(setup, seat)
+    if kind == "fast-greedy":  # the registry's "greedy"
+        return FastGreedyAgent(seed).bind(setup, seat)
     if kind == "ismcts":
         return ISMCTSAgent(seed, **budget).bind(setup, seat)
     raise ValueError(kind)
@@ -167,10 +170,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--campaign", action="store_true", help="campaign games (4 rounds) instead of express")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per searched decision (100)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="ISMCTS iterations (playouts) per searched decision (default: the agent's)")
     p.add_argument("--milliseconds", type=float, default=None, help="ISMCTS time per searched decision instead")
     p.add_argument("--rollout", default="light", choices=["light", "random", "greedy"], help="ISMCTS playout policy")
-    p.add_argument("--reward", default=None, choices=["mean", "best", "margin"],
+    p.add_argument("--search", default=None, choices=["paired", "tree"],
+                   help="ISMCTS: the paired flat search or the tree search (default: the agent's, paired)")
+    p.add_argument("--race", type=float, default=None,
+                   help="ISMCTS paired: drop a candidate its leader beats by this many standard errors")
+    p.add_argument("--playout-explore", type=float, default=None, help="ISMCTS: the playouts' share of random leads")
+    p.add_argument("--ismcts-opponents", default="greedy", choices=["greedy", "fast-greedy", "random"],
+                   help="ISMCTS's three opponents: greedy (GreedyAgent, the registry's greedy-reference: the "
+                        "default), fast-greedy (FastGreedyAgent, the registry's greedy) or random")
+    p.add_argument("--reward", default=None, choices=["mean", "best", "margin", "win"],
                    help="ISMCTS: what a playout's reward compares (default: the agent's)")
     p.add_argument("--widen", type=int, default=6, help="ISMCTS: search GreedyAgent's best N root moves (0: all)")
     p.add_argument("--final", default="anchored", choices=["anchored", "visits"], help="ISMCTS: how the move is picked")
@@ -185,8 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     scenarios = args.scenario or list(SCENARIOS)
     express = not args.campaign
-    budget = {"iterations": args.iterations, "rollout": args.rollout, "widen": args.widen or None,
+    budget = {"rollout": args.rollout, "widen": args.widen or None,
               "final": args.final, "confidence": args.confidence, "opponents_in_tree": args.opponents_in_tree}
+    for key, value in (("iterations", args.iterations), ("search", args.search), ("race", args.race),
+                       ("playout_explore", args.playout_explore)):
+        if value is not None:
+            budget[key] = value
     if args.milliseconds:
         budget["milliseconds"] = args.milliseconds
     if args.reward:
@@ -209,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(run_matchup("greedy vs 3 random", "greedy", "random", scenario, args.games, args.players,
                                     express, args.seed, {}, args.jobs, progress))
         if not args.skip_ismcts and args.ismcts_games > 0:
-            rows.append(run_matchup("ismcts vs 3 greedy", "ismcts", "greedy", scenario, args.ismcts_games,
+            rows.append(run_matchup(f"ismcts vs 3 {args.ismcts_opponents}", "ismcts", args.ismcts_opponents,
+                                    scenario, args.ismcts_games,
                                     args.players, express, args.seed, budget, args.jobs, progress))
     command = "python bench/bot_strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.json:

@@ -107,11 +107,13 @@ class ISMCTSAgent:
                  setup: GameSetup | None = None, exploration: float = 0.7, rollout: str = "light",
                  reward: str = "win", scale: float = 12.0, search_transfers: bool = False,
                  widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
-                 confidence: float = 2.0, search: str = "paired", playout_explore: float = 0.15):
+                 confidence: float = 2.0, search: str = "paired", playout_explore: float = 0.15,
+                 race: float | None = None):
         if search not in ("paired", "tree"):
             raise ValueError(f"search must be 'paired' or 'tree', not {search!r}")
         self.search_mode = search
         self.playout_explore = playout_explore
+        self.race = race  # paired: drop a candidate its leader beats by this many standard errors (None: never)
         self.last_search: dict = {}  # what the last paired search did (candidates, samples, means): for tests
         self.seed = seed
         self.rng = random.Random(seed)

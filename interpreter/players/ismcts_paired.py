@@ -32,6 +32,9 @@ def search(agent, observation: Mapping, decision: Decision, allowed: list[int]) 
     crn = random.Random()  # the playout policy's draws: reseeded alike for every move of a sample
     choose_for = agent._paired_chooser(crn)
     playouts = 0
+    a = allowed.index(anchor)
+    active = list(range(k))  # the candidates still played out (racing drops the clearly worse ones)
+    race = agent.race
     agent._sampler = None  # made at the first sample (ISMCTSAgent._sample)
     try:
         while True:
@@ -39,25 +42,28 @@ def search(agent, observation: Mapping, decision: Decision, allowed: list[int]) 
             if deadline is not None:
                 if playouts and time.perf_counter() >= deadline:
                     break
-            elif playouts and playouts + k > agent.iterations:
+            elif playouts and playouts + len(active) > agent.iterations:
                 break
             base = agent._sample(observation, decision)
             seed = agent.rng.getrandbits(64)
             history = len(base.history)
-            for slot, move in enumerate(allowed):
-                game = base.copy() if slot < k - 1 else base  # (the last move plays the sample itself)
+            last = active[-1]
+            for slot in active:
+                game = base.copy() if slot != last else base  # (the last move plays the sample itself)
                 crn.seed(seed)
                 choose = choose_for(game)
-                game.apply(move)
+                game.apply(allowed[slot])
                 game.play(choose, round_only=True)
                 rewards[slot].append(agent.rewards(game, history)[me])
-            playouts += k
+            playouts += len(active)
+            n = len(rewards[a])
+            if race is not None and len(active) > 1 and n >= RACE_FROM and n % RACE_EVERY == 0:
+                active = _race(rewards, active, a, race)
     finally:
         agent._sampler = None
     agent.stats["iterations"] += playouts
     means = [sum(r) / len(r) for r in rewards]
-    a = allowed.index(anchor)
-    best = max(range(k), key=lambda j: (means[j], j == a, -allowed[j]))
+    best = max(active, key=lambda j: (means[j], j == a, -allowed[j]))
     chosen = anchor
     diff = error = 0.0
     if best != a:
@@ -66,8 +72,30 @@ def search(agent, observation: Mapping, decision: Decision, allowed: list[int]) 
             chosen = allowed[best]
     agent.last_search = {"candidates": list(allowed), "anchor": anchor, "samples": len(rewards[a]),
                          "playouts": playouts, "means": means, "best": allowed[best], "difference": diff,
-                         "error": error, "chosen": chosen, "rewards": rewards}
+                         "error": error, "chosen": chosen, "rewards": rewards, "active": [allowed[j] for j in active]}
     return chosen
+
+
+RACE_FROM, RACE_EVERY = 16, 8  # racing: the first look after 16 samples, then every 8
+
+
+def _race(rewards: list[list[float]], active: list[int], anchor: int, race: float) -> list[int]:
+    """The candidates kept: the anchor, the leader and those the leader does not beat by `race` standard errors.
+
+    Every candidate still active has a reward for every sample so far (dropping is for good), so the
+    differences are paired over all of them.
+    """
+    n = len(rewards[anchor])
+    leader = max(active, key=lambda j: sum(rewards[j]) / n)
+    kept = []
+    for j in active:
+        if j in (leader, anchor):
+            kept.append(j)
+            continue
+        diff, error = mean_and_error([x - y for x, y in zip(rewards[leader], rewards[j])])
+        if not diff > race * error:
+            kept.append(j)
+    return kept
 
 
 def mean_and_error(xs: list[float]) -> tuple[float, float]:
