@@ -88,7 +88,8 @@ class ISMCTSAgent:
     """Information-set MCTS at leads and follows; GreedyAgent for the rest.
 
     Budget: `iterations` per searched decision, or `milliseconds` of thinking
-    per searched decision (milliseconds wins when both are given).
+    per searched decision (milliseconds wins when both are given), counted on
+    `clock`: "wall" (time.perf_counter) or "cpu" (the process's CPU time).
     `rollout`: "light" (PlayoutPolicy), "random" or "greedy" (GreedyAgent: far
     slower). `reward`: "mean" (a Community's round delta minus the others'
     mean), "best" (minus the best other's) or "margin" (its population after
@@ -108,11 +109,16 @@ class ISMCTSAgent:
                  reward: str = "win", scale: float = 12.0, search_transfers: bool = False,
                  widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
                  confidence: float = 2.0, search: str = "paired", playout_explore: float = 0.15,
-                 race: float | None = None):
+                 race: float | None = None, clock: str = "wall"):
         if search not in ("paired", "tree"):
             raise ValueError(f"search must be 'paired' or 'tree', not {search!r}")
         self.search_mode = search
         self.playout_explore = playout_explore
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        # what a milliseconds budget counts: wall time, or this process's CPU time (on a machine shared with
+        # other work, the time one core of its own would have taken)
+        self.clock = time.perf_counter if clock == "wall" else time.process_time
         self.race = race  # paired: drop a candidate its leader beats by this many standard errors (None: never)
         self.last_search: dict = {}  # what the last paired search did (candidates, samples, means): for tests
         self.seed = seed
@@ -201,13 +207,13 @@ class ISMCTSAgent:
         self._root_allowed = set(allowed)
         deadline = None
         if self.milliseconds:
-            deadline = time.perf_counter() + self.milliseconds / 1000.0
+            deadline = self.clock() + self.milliseconds / 1000.0
         count = 0
         self._sampler = None  # made at the first sample (see _sample)
         try:
             while True:
                 if deadline is not None:
-                    if count > 0 and time.perf_counter() >= deadline:
+                    if count > 0 and self.clock() >= deadline:
                         break
                 elif count >= self.iterations:
                     break

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Mapping
 
 from happydayz.base.draws import randbelow
@@ -28,7 +27,8 @@ def search(agent, observation: Mapping, decision: Decision, allowed: list[int]) 
     me = observation["seat"]
     k = len(allowed)
     rewards: list[list[float]] = [[] for _ in allowed]
-    deadline = time.perf_counter() + agent.milliseconds / 1000.0 if agent.milliseconds else None
+    clock = agent.clock
+    deadline = clock() + agent.milliseconds / 1000.0 if agent.milliseconds else None
     crn = random.Random()  # the playout policy's draws: reseeded alike for every move of a sample
     choose_for = agent._paired_chooser(crn)
     playouts = 0
@@ -40,7 +40,7 @@ def search(agent, observation: Mapping, decision: Decision, allowed: list[int]) 
         while True:
             # whole samples only: a sample that did not play every move would pair nothing
             if deadline is not None:
-                if playouts and time.perf_counter() >= deadline:
+                if playouts and clock() >= deadline:
                     break
             elif playouts and playouts + len(active) > agent.iterations:
                 break
