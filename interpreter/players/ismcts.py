@@ -104,7 +104,7 @@ class ISMCTSAgent:
     name = "ismcts"
     TREE_KINDS = ("lead", "follow")
 
-    def __init__(self, seed: int | str = 0, iterations: int = 800, milliseconds: float | None = None,
+    def __init__(self, seed: int | str = 0, iterations: int = 600, milliseconds: float | None = None,
                  setup: GameSetup | None = None, exploration: float = 0.7, rollout: str = "light",
                  reward: str = "win", scale: float = 12.0, search_transfers: bool = False,
                  widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
