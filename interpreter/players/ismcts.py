@@ -1,6 +1,10 @@
-"""ISMCTSAgent: single-observer information-set Monte Carlo tree search.
+"""ISMCTSAgent: information-set Monte Carlo search at leads and follows.
 
-The search follows Cowling, Powley and Whitehouse, "Information Set Monte
+By default (`search="paired"`, issue 34) a flat search whose root moves are
+compared on common random numbers: interpreter/players/ismcts_paired.py. With
+`search="tree"` the tree search below, the default before.
+
+The tree search follows Cowling, Powley and Whitehouse, "Information Set Monte
 Carlo Tree Search" (IEEE TCIAIG 2012), SO-ISMCTS: one tree whose nodes are
 moves seen from the searching Community's point of view. Each iteration
 
