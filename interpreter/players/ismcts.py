@@ -103,6 +103,11 @@ class ISMCTSAgent:
     searched move beats it by `confidence` standard errors) or "visits" (the
     most visited move). `opponents_in_tree`: make tree nodes for the others'
     moves too. `search_transfers`: search Transfer passes as well.
+    `search`: "paired" (ismcts_paired: every sample played out for each root
+    candidate with common random numbers; `iterations` counts playouts) or
+    "tree". `reward="win"`: half the win share, half the squashed margin.
+    `playout_explore`: the light playouts' share of random leads. `race`:
+    paired only, drop a candidate its leader beats by that many standard errors.
     """
 
     name = "ismcts"
