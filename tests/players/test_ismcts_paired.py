@@ -148,3 +148,18 @@ def test_the_paired_search_plays_every_classic_box(scenario):
     play_game(game, agents)
     assert game.over
     assert agent.searches  # it searched leads and follows there, not only handed them to GreedyAgent
+
+
+def test_racing_drops_the_clearly_worse_candidates_and_keeps_the_anchor():
+    racer = Recording(5, iterations=200, race=0.0)  # any candidate behind the leader goes at the first look
+    _game_with(racer)
+    looked = [f for f in racer.searches if len(f["candidates"]) > 2 and f["samples"] > 16]
+    assert looked
+    for f in looked:
+        assert f["anchor"] in f["active"] and len(f["active"]) < len(f["candidates"])
+        assert f["playouts"] <= 200
+    assert any(f["samples"] > 200 // len(f["candidates"]) for f in looked)  # the freed playouts went to more samples
+    # the negative control: without racing every candidate plays every sample
+    steady = Recording(5, iterations=200)
+    _game_with(steady)
+    assert all(f["active"] == f["candidates"] for f in steady.searches)
