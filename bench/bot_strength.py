@@ -40,6 +40,7 @@ from functools import lru_cache
 
 from happydayz.players.agents import RandomAgent
 from happydayz.data.environment import Environment
+from happydayz.players.fast_greedy import FastGreedyAgent
 from happydayz.players.greedy import GreedyAgent
 from happydayz.kernel.game import Game
 from happydayz.players.ismcts import ISMCTSAgent
@@ -64,6 +65,8 @@ def make_agent(kind: str, seed: int, setup, seat: int, budget: dict):
         return RandomAgent(seed)
     if kind == "greedy":
         return GreedyAgent(seed).bind(setup, seat)
+    if kind == "fast-greedy":  # the registry's "greedy"
+        return FastGreedyAgent(seed).bind(setup, seat)
     if kind == "ismcts":
         return ISMCTSAgent(seed, **budget).bind(setup, seat)
     raise ValueError(kind)
@@ -78,14 +81,15 @@ def play_one(args) -> dict:
     agents = [make_agent(hero if s == seat else villain, random.Random(f"{game_seed}/{s}").getrandbits(32),
                          setup, s, budget) for s in range(players)]
     game = Game(setup, game_seed)
-    thinking = longest = 0.0
+    thinking = longest = cpu = 0.0
     decisions = 0
     while game.decision is not None:
         d = game.decision
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         index_ = agents[d.actor].decide(game.observe(d.actor), d)
         if d.actor == seat:
             took = time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
             thinking += took
             longest = max(longest, took)
             decisions += 1
@@ -95,7 +99,7 @@ def play_one(args) -> dict:
     margin = pops[seat] - max(p for s, p in enumerate(pops) if s != seat)
     searched = getattr(agents[seat], "stats", {}).get("decisions", 0)
     searched_time = getattr(agents[seat], "stats", {}).get("seconds", 0.0)
-    return {"share": share, "margin": margin, "thinking": thinking, "decisions": decisions,
+    return {"share": share, "margin": margin, "thinking": thinking, "cpu": cpu, "decisions": decisions,
             "searched": searched, "searched_seconds": searched_time, "longest": longest}
 
 
@@ -138,6 +142,10 @@ def run_matchup(matchup: str, hero: str, villain: str, scenario: str, games: int
         "mean_margin": round(sum(r["margin"] for r in results) / n, 2) if n else None,
         "bot_decisions_per_second": round(decisions / thinking, 1) if thinking else None,  # all its decisions
         "searched_decisions_per_second": round(searched / searched_seconds, 2) if searched_seconds else None,  # ISMCTS
+        # the mean wall and CPU time of a searched decision (ISMCTS; on a shared machine the CPU time is what one
+        # core of its own would take)
+        "searched_decision_seconds": round(searched_seconds / searched, 4) if searched else None,
+        "bot_cpu_seconds_per_decision": round(sum(r["cpu"] for r in results) / decisions, 4) if decisions else None,
         "longest_decision_seconds": round(max((r["longest"] for r in results), default=0.0), 3),  # wall time
         "budget": budget if hero == "ismcts" else None,
         "seconds": round(elapsed, 1),
@@ -167,10 +175,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--campaign", action="store_true", help="campaign games (4 rounds) instead of express")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per searched decision (100)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="ISMCTS iterations (playouts) per searched decision (default: the agent's)")
     p.add_argument("--milliseconds", type=float, default=None, help="ISMCTS time per searched decision instead")
+    p.add_argument("--clock", default=None, choices=["wall", "cpu"],
+                   help="ISMCTS --milliseconds counted in wall time (the agent's default) or in the process's CPU "
+                        "time (a core of its own, on a shared machine)")
     p.add_argument("--rollout", default="light", choices=["light", "random", "greedy"], help="ISMCTS playout policy")
-    p.add_argument("--reward", default=None, choices=["mean", "best", "margin"],
+    p.add_argument("--search", default=None, choices=["paired", "tree"],
+                   help="ISMCTS: the paired flat search or the tree search (default: the agent's, paired)")
+    p.add_argument("--race", type=float, default=None,
+                   help="ISMCTS paired: drop a candidate its leader beats by this many standard errors")
+    p.add_argument("--playout-explore", type=float, default=None, help="ISMCTS: the playouts' share of random leads")
+    p.add_argument("--ismcts-opponents", default="greedy", choices=["greedy", "fast-greedy", "random"],
+                   help="ISMCTS's three opponents: greedy (GreedyAgent, the registry's greedy-reference: the "
+                        "default), fast-greedy (FastGreedyAgent, the registry's greedy) or random")
+    p.add_argument("--reward", default=None, choices=["mean", "best", "margin", "win"],
                    help="ISMCTS: what a playout's reward compares (default: the agent's)")
     p.add_argument("--widen", type=int, default=6, help="ISMCTS: search GreedyAgent's best N root moves (0: all)")
     p.add_argument("--final", default="anchored", choices=["anchored", "visits"], help="ISMCTS: how the move is picked")
@@ -185,8 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     scenarios = args.scenario or list(SCENARIOS)
     express = not args.campaign
-    budget = {"iterations": args.iterations, "rollout": args.rollout, "widen": args.widen or None,
+    budget = {"rollout": args.rollout, "widen": args.widen or None,
               "final": args.final, "confidence": args.confidence, "opponents_in_tree": args.opponents_in_tree}
+    for key, value in (("iterations", args.iterations), ("search", args.search), ("race", args.race),
+                       ("playout_explore", args.playout_explore), ("clock", args.clock)):
+        if value is not None:
+            budget[key] = value
     if args.milliseconds:
         budget["milliseconds"] = args.milliseconds
     if args.reward:
@@ -209,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(run_matchup("greedy vs 3 random", "greedy", "random", scenario, args.games, args.players,
                                     express, args.seed, {}, args.jobs, progress))
         if not args.skip_ismcts and args.ismcts_games > 0:
-            rows.append(run_matchup("ismcts vs 3 greedy", "ismcts", "greedy", scenario, args.ismcts_games,
+            rows.append(run_matchup(f"ismcts vs 3 {args.ismcts_opponents}", "ismcts", args.ismcts_opponents,
+                                    scenario, args.ismcts_games,
                                     args.players, express, args.seed, budget, args.jobs, progress))
     command = "python bench/bot_strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.json:

@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--oracle", action="store_true", help="diagnostic: the search sees the real game (see above)")
+    p.add_argument("--out", help="write every game's (share, margin) of each configuration to this JSON file")
     args = p.parse_args(argv)
     configs = [json.loads(c) for c in args.config] or [{}]
     runs = [("greedy (baseline)", None)] + [(json.dumps(c, sort_keys=True), c) for c in configs]
@@ -99,6 +100,19 @@ def main(argv: list[str] | None = None) -> int:
         d_margin = mean_and_error([a[1] - b[1] for a, b in zip(rows, base)])
         print(f"{name:<48} {share:>6.3f} {margin:>7.2f} {d_share[0]:>+8.3f} ± {d_share[1]:.3f} "
               f"{d_margin[0]:>+8.2f} ± {d_margin[1]:.2f}")
+    names = list(results)
+    if len(names) > 2:  # each later configuration against the first, on the same games
+        first = results[names[1]]
+        print(f"against the first configuration, {names[1]} (± one standard error):")
+        for name in names[2:]:
+            rows = results[name]
+            d_share = mean_and_error([a[0] - b[0] for a, b in zip(rows, first)])
+            d_margin = mean_and_error([a[1] - b[1] for a, b in zip(rows, first)])
+            print(f"{name:<48} {'':>6} {'':>7} {d_share[0]:>+8.3f} ± {d_share[1]:.3f} "
+                  f"{d_margin[0]:>+8.2f} ± {d_margin[1]:.2f}")
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump({"scenario": args.scenario, "games": args.games, "seed": args.seed, "results": results}, f)
     return 0
 
 

@@ -1,6 +1,10 @@
-"""ISMCTSAgent: single-observer information-set Monte Carlo tree search.
+"""ISMCTSAgent: information-set Monte Carlo search at leads and follows.
 
-The search follows Cowling, Powley and Whitehouse, "Information Set Monte
+By default (`search="paired"`, issue 34) a flat search whose root moves are
+compared on common random numbers: interpreter/players/ismcts_paired.py. With
+`search="tree"` the tree search below, the default before.
+
+The tree search follows Cowling, Powley and Whitehouse, "Information Set Monte
 Carlo Tree Search" (IEEE TCIAIG 2012), SO-ISMCTS: one tree whose nodes are
 moves seen from the searching Community's point of view. Each iteration
 
@@ -47,6 +51,7 @@ from happydayz.kernel.determinize import SUPPORTED_KINDS, DeterminizeError, Samp
 from happydayz.kernel.game import Decision, Game
 from happydayz.kernel.setup import GameSetup
 from happydayz.kernel.tables import tables_of
+from happydayz.players import ismcts_paired as paired
 
 
 class _TreeDecision(Exception):
@@ -87,7 +92,8 @@ class ISMCTSAgent:
     """Information-set MCTS at leads and follows; GreedyAgent for the rest.
 
     Budget: `iterations` per searched decision, or `milliseconds` of thinking
-    per searched decision (milliseconds wins when both are given).
+    per searched decision (milliseconds wins when both are given), counted on
+    `clock`: "wall" (time.perf_counter) or "cpu" (the process's CPU time).
     `rollout`: "light" (PlayoutPolicy), "random" or "greedy" (GreedyAgent: far
     slower). `reward`: "mean" (a Community's round delta minus the others'
     mean), "best" (minus the best other's) or "margin" (its population after
@@ -97,16 +103,33 @@ class ISMCTSAgent:
     searched move beats it by `confidence` standard errors) or "visits" (the
     most visited move). `opponents_in_tree`: make tree nodes for the others'
     moves too. `search_transfers`: search Transfer passes as well.
+    `search`: "paired" (ismcts_paired: every sample played out for each root
+    candidate with common random numbers; `iterations` counts playouts) or
+    "tree". `reward="win"`: half the win share, half the squashed margin.
+    `playout_explore`: the light playouts' share of random leads. `race`:
+    paired only, drop a candidate its leader beats by that many standard errors.
     """
 
     name = "ismcts"
     TREE_KINDS = ("lead", "follow")
 
-    def __init__(self, seed: int | str = 0, iterations: int = 100, milliseconds: float | None = None,
+    def __init__(self, seed: int | str = 0, iterations: int = 600, milliseconds: float | None = None,
                  setup: GameSetup | None = None, exploration: float = 0.7, rollout: str = "light",
-                 reward: str = "best", scale: float = 12.0, search_transfers: bool = False,
+                 reward: str = "win", scale: float = 12.0, search_transfers: bool = False,
                  widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
-                 confidence: float = 2.0):
+                 confidence: float = 2.0, search: str = "paired", playout_explore: float = 0.15,
+                 race: float | None = None, clock: str = "wall"):
+        if search not in ("paired", "tree"):
+            raise ValueError(f"search must be 'paired' or 'tree', not {search!r}")
+        self.search_mode = search
+        self.playout_explore = playout_explore
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock must be 'wall' or 'cpu', not {clock!r}")
+        # what a milliseconds budget counts: wall time, or this process's CPU time (on a machine shared with
+        # other work, the time one core of its own would have taken)
+        self.clock = time.perf_counter if clock == "wall" else time.process_time
+        self.race = race  # paired: drop a candidate its leader beats by this many standard errors (None: never)
+        self.last_search: dict = {}  # what the last paired search did (candidates, samples, means): for tests
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -188,16 +211,18 @@ class ISMCTSAgent:
         allowed = self.root_moves(observation, decision)
         if len(allowed) == 1:
             return allowed[0]
+        if self.search_mode == "paired":
+            return paired.search(self, observation, decision, allowed)
         self._root_allowed = set(allowed)
         deadline = None
         if self.milliseconds:
-            deadline = time.perf_counter() + self.milliseconds / 1000.0
+            deadline = self.clock() + self.milliseconds / 1000.0
         count = 0
         self._sampler = None  # made at the first sample (see _sample)
         try:
             while True:
                 if deadline is not None:
-                    if count > 0 and time.perf_counter() >= deadline:
+                    if count > 0 and self.clock() >= deadline:
                         break
                 elif count >= self.iterations:
                     break
@@ -253,7 +278,7 @@ class ISMCTSAgent:
         # noise the sampled Expedition zones would add to every reward (the "margin" reward
         # compares final populations, so it needs none of it).
         banked = None
-        if self.reward_mode != "margin":
+        if self.reward_mode not in ("margin", "win"):
             survivors = self._survivors()
             zones, round_gain = game.zones, game.round_gain
             banked = [sum(map(survivors.__getitem__, zones[key])) + round_gain[s]
@@ -363,6 +388,21 @@ class ISMCTSAgent:
             self._playout = PlayoutPolicy(self.setup, self.rng)
         return self._playout.chooser(game)
 
+    def _paired_chooser(self, crn: random.Random):
+        """`game -> chooser` for the paired search's playouts, the policy drawing from `crn` (reseeded by the search).
+
+        The light policy gets its own PlayoutPolicy (the tree search's draws from self.rng stay as they were);
+        "greedy" playouts draw from the agent's bots (no common numbers there: a diagnostic setting).
+        """
+        if self.rollout == "light":
+            policy = getattr(self, "_crn_playout", None)
+            if policy is None or policy.setup is not self.setup:
+                policy = self._crn_playout = PlayoutPolicy(self.setup, crn, explore=self.playout_explore)
+            return paired.light_chooser(policy, crn)
+        if self.rollout == "random":
+            return paired.random_chooser(crn)
+        return lambda game: (lambda decision: self._policy(game, decision))
+
     def rewards(self, game: Game, history: int, banked: list[int] | None = None) -> list[float]:
         """Each Community's reward in [0, 1] for the round the playout ended.
 
@@ -376,7 +416,7 @@ class ISMCTSAgent:
             record = game.history[-1]
         else:  # pragma: no cover - a playout always reaches the count
             record = {"deltas": list(game.round_gain), "populations": list(game.population)}
-        if self.reward_mode == "margin":
+        if self.reward_mode in ("margin", "win"):
             scores = list(record["populations"])
         else:
             scores = list(record["deltas"])
@@ -386,6 +426,8 @@ class ISMCTSAgent:
             # fewest win, so less is better
             scores = [-score for score in scores]
         setup = self.setup
+        if self.reward_mode == "win":
+            return paired.win_rewards(scores, setup, self.scale)
         if setup is not None and setup.teams is not None:  # a team wins together: its score, against the others'
             return self._team_rewards(scores, setup)
         return [self._reward(scores[s], scores[:s] + scores[s + 1:]) for s in range(n)]
@@ -398,7 +440,7 @@ class ISMCTSAgent:
     def _team_rewards(self, scores: list[float], setup: GameSetup) -> list[float]:
         """Each Community's reward with teams: its team's score (a pooled population is the team's already)
         against the other teams' — a partner is never an opponent."""
-        pooled_margin = setup.pooled and self.reward_mode == "margin"
+        pooled_margin = setup.pooled and self.reward_mode in ("margin", "win")
         team_score = [scores[team[0]] if pooled_margin else sum(scores[s] for s in team) for team in setup.teams]
         teams = [setup.team_index[s] for s in range(len(scores))]
         return [self._reward(team_score[mine], [score for t, score in enumerate(team_score) if t != mine] or [0])
