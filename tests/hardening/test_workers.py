@@ -210,13 +210,15 @@ def test_sigterm_stops_a_run_as_ctrl_c_does_keeping_the_games_finished(tmp_path)
 @pytest.mark.slow
 def test_sigterm_stops_a_ray_run_as_ctrl_c_does_keeping_the_games_finished(tmp_path):
     pytest.importorskip("ray")
-    out = tmp_path / "run.json"
+    out, events = tmp_path / "run.json", tmp_path / "events.jsonl"
     process = _start(["simulate", "--games", "1000000", "--seed", "3", "--express", "--backend", "ray", "--jobs", "2",
-                      "--quiet", "--json", str(out)])
+                      "--quiet", "--json", str(out), "--log", str(events)])
+    # the signal must come once games have come back (their events are written as they do), which takes from
+    # a second to a minute by the machine's load (Ray's workers start and import the package first)
     deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and not _ray_tasks_running():
+    while time.monotonic() < deadline and not (events.exists() and events.stat().st_size > 0):
+        assert process.poll() is None, process.communicate()[1][-2000:]
         time.sleep(0.2)
-    time.sleep(3.0)  # games are played and coming back
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=180)
     assert process.returncode == 130, err[-2000:]
@@ -225,18 +227,6 @@ def test_sigterm_stops_a_ray_run_as_ctrl_c_does_keeping_the_games_finished(tmp_p
     assert data["summary"]["interrupted"] is True and 0 < len(data["games"]) < 1000000
     by_index = {g["game"]: g for g in serial(max(g["game"] for g in data["games"]) + 1)["games"]}
     assert data["games"] == [by_index[g["game"]] for g in data["games"]]
-
-
-def _ray_tasks_running() -> bool:
-    """Whether a Ray worker process is playing a batch (Ray names it after the task)."""
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                if b"ray::run_batch" in handle.read():
-                    return True
-        except OSError:
-            continue
-    return False
 
 
 # A Ctrl-C that comes when the command's work is done, while Python waits for threads at its exit
