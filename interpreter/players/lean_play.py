@@ -22,7 +22,8 @@ from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
 from happydayz.kernel.observation import Observation, card_ids
-from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none, matches)
+from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none, _send,
+                                      matches)
 
 
 def _attrs_read(node) -> set[str]:
@@ -786,25 +787,6 @@ class _Led:
 _EMPTY = OnWin()
 _by_m = attrgetter("m")
 _first = itemgetter(0)
-
-
-def _send(group, dest: str, i_win: bool, share: float, gained: list, mine: float, others: float) -> tuple:
-    """greedy._send: where cards the trick's winner takes end up."""
-    if not group or dest == REMOVED:
-        return mine, others
-    if i_win:
-        if dest == ME or (dest == CHOICE and sum([x.m for x in group]) >= 0):
-            gained.extend(group)
-        else:
-            others += sum([x.survivors for x in group])
-        return mine, others
-    worth_s = sum([x.survivors for x in group])
-    if dest == ME or (dest == CHOICE and worth_s >= 0):
-        others += worth_s
-    else:
-        mine += share * sum([x.m for x in group])
-        others += (1 - share) * worth_s
-    return mine, others
 
 
 def _utility(D: Decision_, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
