@@ -847,6 +847,82 @@ def _send(group, dest: str, i_win: bool, share: float, gained: list, mine: float
     return mine, others
 
 
+def shed_from(pool: list[Item], shed, gained: list[Item], lost: list[int], others: float) -> tuple[list[Item], float]:
+    """A shed on a win, from `pool` (sorted worst first): the cards chosen leave `gained` (or my zone: into
+    `lost`); (gained, others) after it."""
+    chosen = pool[:shed.count] if shed.mandatory else [x for x in pool[:shed.count] if x.m < 0]
+    for x in chosen:
+        if any(x is y for y in gained):
+            gained = [y for y in gained if y is not x]
+        else:
+            lost.append(x.card)
+        if shed.dest in (OTHER, CHOICE):
+            others += x.survivors
+    return gained, others
+
+
+def trick_utility(est, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
+    """My gain minus the others' mean gain when `winner` takes the trick and its power runs (GreedyAgent._utility).
+
+    `est` is read for n, me, team, rivals, passes, item, my_pile, faction_mean and set_worth: an Estimate, or
+    lean_play's Decision_ (the same facts from per-process tables)."""
+    if not profile.deals and not profile.partial and not profile.sheds:
+        return _plain_utility(est, profile, items, enc, winner)
+    n = est.n
+    me = est.me
+    gained: list[Item] = []  # cards that surely end in my Expedition zone
+    lost: list[int] = []  # cards that leave it
+    mine = 0.0  # gains known only as an expectation
+    others = 0.0
+    i_win = winner in est.team  # (my partner's trick is my team's)
+    share = 1.0 / max(n - 1, 1)
+    led_hint = items[0].faction if items else None
+    remaining = list(items)
+    passes = est.passes
+
+    for conds, order in profile.deals:
+        dealt = [x for x in remaining if passes(conds, x, led_hint)]
+        if not dealt:
+            continue
+        remaining = _without(remaining, dealt)
+        for attr, direction in reversed(order):
+            dealt.sort(key=lambda x: getattr(x, attr, 0) or 0, reverse=direction == "highest")
+        for i, x in enumerate(dealt):
+            if (winner + i) % n in est.team:
+                gained.append(x)
+            else:
+                others += x.survivors
+    for what, conds, dest in profile.partial:
+        group = remaining if what == "trick" else ([enc] if enc else [])
+        moved = [x for x in group if passes(conds, x, led_hint)]
+        if what == "trick":
+            remaining = _without(remaining, moved)
+        elif moved:
+            enc = None
+        mine, others = _send(moved, dest, i_win, share, gained, mine, others)
+    mine, others = _send(remaining, profile.trick, i_win, share, gained, mine, others)
+    if enc is not None:
+        mine, others = _send([enc], profile.encounter, i_win, share, gained, mine, others)
+    for shed in profile.sheds:
+        if shed.source not in ("expedition", "trick"):
+            continue
+        if i_win:
+            pool: list[Item] = [x for x in gained if x.card is not None]
+            if shed.source == "expedition":
+                pool += [est.item(c) for c in est.my_pile]
+            pool = [x for x in pool if passes(shed.conds, x, led_hint)]
+            pool.sort(key=lambda x: x.m)
+            gained, others = shed_from(pool, shed, gained, lost, others)
+        elif shed.dest in (OTHER, CHOICE):
+            mine += share * est.faction_mean(None) * shed.count
+    if i_win:
+        mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
+        mine += 0.3 * sum(s.count for s in profile.sheds if s.source == "held")
+    mine += est.set_worth([x.card for x in gained if x.card is not None], lost)
+    mine += sum(x.m for x in gained if x.card is None)
+    return mine - others / max(est.rivals, 1)
+
+
 def _readable(observation: Mapping) -> Mapping:
     """The observation as the agent reads it: a seat view as it is (key by key), anything else as a dict."""
     if isinstance(observation, Observation) and observation._part is not None:
@@ -1282,68 +1358,7 @@ class GreedyAgent:
 
     def _utility(self, est: Estimate, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
         """My gain minus the others' mean gain when `winner` takes the trick and its power runs."""
-        if not profile.deals and not profile.partial and not profile.sheds:
-            return _plain_utility(est, profile, items, enc, winner)
-        n = est.n
-        me = est.me
-        gained: list[Item] = []  # cards that surely end in my Expedition zone
-        lost: list[int] = []  # cards that leave it
-        mine = 0.0  # gains known only as an expectation
-        others = 0.0
-        i_win = winner in est.team  # (my partner's trick is my team's)
-        share = 1.0 / max(n - 1, 1)
-        led_hint = items[0].faction if items else None
-        remaining = list(items)
-        passes = est.passes
-
-        for conds, order in profile.deals:
-            dealt = [x for x in remaining if passes(conds, x, led_hint)]
-            if not dealt:
-                continue
-            remaining = _without(remaining, dealt)
-            for attr, direction in reversed(order):
-                dealt.sort(key=lambda x: getattr(x, attr, 0) or 0, reverse=direction == "highest")
-            for i, x in enumerate(dealt):
-                if (winner + i) % n in est.team:
-                    gained.append(x)
-                else:
-                    others += x.survivors
-        for what, conds, dest in profile.partial:
-            group = remaining if what == "trick" else ([enc] if enc else [])
-            moved = [x for x in group if passes(conds, x, led_hint)]
-            if what == "trick":
-                remaining = _without(remaining, moved)
-            elif moved:
-                enc = None
-            mine, others = _send(moved, dest, i_win, share, gained, mine, others)
-        mine, others = _send(remaining, profile.trick, i_win, share, gained, mine, others)
-        if enc is not None:
-            mine, others = _send([enc], profile.encounter, i_win, share, gained, mine, others)
-        for shed in profile.sheds:
-            if shed.source not in ("expedition", "trick"):
-                continue
-            if i_win:
-                pool: list[Item] = [x for x in gained if x.card is not None]
-                if shed.source == "expedition":
-                    pool += [est.item(c) for c in est.my_pile]
-                pool = [x for x in pool if passes(shed.conds, x, led_hint)]
-                pool.sort(key=lambda x: x.m)
-                chosen = pool[:shed.count] if shed.mandatory else [x for x in pool[:shed.count] if x.m < 0]
-                for x in chosen:
-                    if any(x is y for y in gained):
-                        gained = [y for y in gained if y is not x]
-                    else:
-                        lost.append(x.card)
-                    if shed.dest in (OTHER, CHOICE):
-                        others += x.survivors
-            elif shed.dest in (OTHER, CHOICE):
-                mine += share * est.faction_mean(None) * shed.count
-        if i_win:
-            mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
-            mine += 0.3 * sum(s.count for s in profile.sheds if s.source == "held")
-        mine += est.set_worth([x.card for x in gained if x.card is not None], lost)
-        mine += sum(x.m for x in gained if x.card is None)
-        return mine - others / max(est.rivals, 1)
+        return trick_utility(est, profile, items, enc, winner)
 
     # --------------------------------------------------------------- choices
     def _choose(self, est: Estimate, decision: Decision) -> int:

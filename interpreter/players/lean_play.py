@@ -7,7 +7,7 @@ worth of the card kept in hand), with card worths from the hook table. This modu
 (`statics`: for each set-up, Factions in play, players and seat, the cards' Factions, values, worths, rules
 of thumb and sort orders, each Faction's on-win summary, the filters of its deals and moves judged card by
 card) and, per decision, only the observation's keys it needs, read by their ids. A trick whose power deals,
-moves or sheds is valued as GreedyAgent's `_utility` values it, by a copy of it that reads those tables.
+moves or sheds is valued by GreedyAgent's own `trick_utility`, reading those tables through Decision_.
 
 A game with what these tables do not hold — teams, trumps, `rule counts as`, secret Transfer zones — is
 left to FastGreedyAgent's general scoring (`statics(...).ok` is False).
@@ -22,8 +22,8 @@ from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
 from happydayz.kernel.observation import Observation, card_ids
-from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none, _send,
-                                      matches)
+from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none,
+                                      matches, shed_from, trick_utility)
 
 
 def _attrs_read(node) -> set[str]:
@@ -190,6 +190,22 @@ class Decision_:
         self._items: dict[int, Item] = {}
         self._typ: dict = {}
         self._vals: dict = {}
+
+    # --- what greedy.trick_utility reads of an Estimate (no teams here: statics(...).ok)
+    @property
+    def team(self) -> tuple[int]:
+        return (self.me,)
+
+    @property
+    def rivals(self) -> int:
+        return self.n - 1
+
+    @property
+    def passes(self):
+        return self.S.passes
+
+    def faction_mean(self, f: str | None) -> float:
+        return self.fmean(f)
 
     # --- worths (FastEstimate's)
     def _curve(self, f: str, c: int) -> float:
@@ -630,9 +646,9 @@ class _Led:
         enc_item = D.item(C.enc) if C.enc is not None else None
         score = 0.0
         if p_win > 0:
-            score = p_win * _utility(D, self.profile, items, enc_item, D.me)
+            score = p_win * trick_utility(D, self.profile, items, enc_item, D.me)
         if p_win < 1:
-            score += (1 - p_win) * _utility(D, self.profile, items, enc_item, likely)
+            score += (1 - p_win) * trick_utility(D, self.profile, items, enc_item, likely)
         return score
 
     def _plan(self) -> None:
@@ -751,14 +767,7 @@ class _Led:
                 led_hint, passes = self.led_hint, C.S.passes
                 pool = [y for y in gained if y.card is not None and passes(sh.conds, y, led_hint)] + pile
                 pool.sort(key=_by_m)
-                chosen = pool[:sh.count] if sh.mandatory else [y for y in pool[:sh.count] if y.m < 0]
-                for y in chosen:
-                    if any(y is z for z in gained):
-                        gained = [z for z in gained if z is not y]
-                    else:
-                        lost.append(y.card)
-                    if sh.dest in (OTHER, CHOICE):
-                        others += y.survivors
+                gained, others = shed_from(pool, sh, gained, lost, others)
             mine += self.win_const
             if not C.S.hooked:  # (a card's worth is its Survivors: set_worth is a sum)
                 return mine + sum([y.m for y in gained]) - sum([C.S.survf[c] for c in lost]) - others * share
@@ -787,68 +796,6 @@ class _Led:
 _EMPTY = OnWin()
 _by_m = attrgetter("m")
 _first = itemgetter(0)
-
-
-def _utility(D: Decision_, profile: OnWin, items: list[Item], enc: Item | None, winner: int) -> float:
-    """GreedyAgent._utility (no teams): my gain minus the others' mean gain when `winner` takes the trick."""
-    S = D.S
-    n, me = D.n, D.me
-    gained: list[Item] = []
-    lost: list[int] = []
-    mine = others = 0.0
-    i_win = winner == me
-    share = 1.0 / max(n - 1, 1)
-    led_hint = items[0].faction if items else None
-    remaining = items
-    passes = S.passes
-    for conds, order in profile.deals:
-        dealt = [x for x in remaining if passes(conds, x, led_hint)]
-        if not dealt:
-            continue
-        remaining = [x for x in remaining if not any(x is y for y in dealt)]
-        for attr, direction in reversed(order):
-            dealt.sort(key=lambda x: getattr(x, attr, 0) or 0, reverse=direction == "highest")
-        for i, x in enumerate(dealt):
-            if (winner + i) % n == me:
-                gained.append(x)
-            else:
-                others += x.survivors
-    for what, conds, dest in profile.partial:
-        group = remaining if what == "trick" else ([enc] if enc else [])
-        moved = [x for x in group if passes(conds, x, led_hint)]
-        if what == "trick":
-            remaining = [x for x in remaining if not any(x is y for y in moved)]
-        elif moved:
-            enc = None
-        mine, others = _send(moved, dest, i_win, share, gained, mine, others)
-    mine, others = _send(remaining, profile.trick, i_win, share, gained, mine, others)
-    if enc is not None:
-        mine, others = _send([enc], profile.encounter, i_win, share, gained, mine, others)
-    for shed in profile.sheds:
-        if shed.source not in ("expedition", "trick"):
-            continue
-        if i_win:
-            pool: list[Item] = [x for x in gained if x.card is not None]
-            if shed.source == "expedition":
-                pool += [D.item(c) for c in D.my_pile]
-            pool = [x for x in pool if passes(shed.conds, x, led_hint)]
-            pool.sort(key=lambda x: x.m)
-            chosen = pool[:shed.count] if shed.mandatory else [x for x in pool[:shed.count] if x.m < 0]
-            for x in chosen:
-                if any(x is y for y in gained):
-                    gained = [y for y in gained if y is not x]
-                else:
-                    lost.append(x.card)
-                if shed.dest in (OTHER, CHOICE):
-                    others += x.survivors
-        elif shed.dest in (OTHER, CHOICE):
-            mine += share * D.fmean(None) * shed.count
-    if i_win:
-        mine += 0.3 * profile.draws + (0.5 if profile.control else 0.0) + profile.score
-        mine += 0.3 * sum(s.count for s in profile.sheds if s.source == "held")
-    mine += D.set_worth([x.card for x in gained if x.card is not None], lost)
-    mine += sum(x.m for x in gained if x.card is None)
-    return mine - others / max(n - 1, 1)
 
 
 __all__ = ["Statics", "statics", "scores", "prepare", "score_options"]

@@ -96,7 +96,8 @@ def test_an_estimate_draws_nothing():
 
 
 def _positions(scenario: str, count: int, seed: int = 1):
-    """Every third lead or follow with a choice of random express 4-player games (bench/bots.py's set)."""
+    """Every third lead or follow with a choice of random express 4-player games: chosen as bench/bots.py chooses
+    its set, though from other random moves (its generator is seeded by the scenario too), so not the same set."""
     setup = setup_for(scenario, 4)
     rng = random.Random(seed)
     out, game_seed = [], seed
