@@ -31,6 +31,7 @@ legal option from the agent's own seeded source.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
@@ -38,7 +39,7 @@ from happydayz.kernel.observation import has_known
 from happydayz.kernel.game import Decision
 from happydayz.kernel.setup import GameSetup
 from happydayz.language import vm
-from happydayz.players import lean_play
+from happydayz.players import contract, lean_play
 from happydayz.players.agents import card_ids
 from happydayz.players.greedy import (CHOICE, ME, OVERTAKE, Estimate, GreedyAgent, Item, OnWin, PowerModel, _best_play,
                                       _finish_hook, _readable, _Probe, _run_hook, overtakes)
@@ -301,6 +302,7 @@ class FastGreedyAgent(GreedyAgent):
         hand_worth = self.hand_worth
         beats = self._beats
         counts_as = bool(self.setup.game_counts_as)
+        gain = self._trick_gain(est)  # (0 where the score does not count tricks: every Happy DayZ box)
         scores = []
         for option in decision.options:
             card, side = option.value if lead else (option.value, side0)
@@ -357,12 +359,72 @@ class FastGreedyAgent(GreedyAgent):
                     u_win = self._utility_of(est, profile, items, enc_item, me)
                 if p_win < 1:
                     u_lose = self._utility_of(est, profile, items, enc_item, likely)
-            score = p_win * u_win + (1 - p_win) * u_lose - hand_worth(est, card)
+            score = p_win * (u_win + gain) + (1 - p_win) * u_lose - hand_worth(est, card)
             if len(team) > 1 and best is not None and best[0] == me and overtakes(cards, plays0, led0, side, team,
                                                                                    rest, counted):
                 score -= OVERTAKE  # (GreedyAgent's: my partner's card wins already, no rival plays after me)
             scores.append(score)
         return scores
+
+    # --- a contract: the score counts tricks (players/contract.py)
+    def _trick_gain(self, est: Estimate) -> float:
+        """What my side taking this trick is worth to the score at the end of the round, beyond its cards."""
+        if not contract.reads_tricks(self.model, est.obs):
+            return 0.0
+        left = len(est.hand) + len(est.transfer[est.me])
+        sides = len(self.model.teams) if self.model.teams else est.n
+        return contract.trick_gain(contract.curve(self.model, est.obs, est.me, left), sides)
+
+    def _choose(self, est: Estimate, decision: Decision) -> int:
+        counter = self._number_counter(est.obs, decision)
+        if counter is None or not contract.reads_tricks(self.model, est.obs):
+            return super()._choose(est, decision)
+        # a number kept in a counter the score reads (a bid): the best at the tricks my hand should take — its
+        # share of the strength of every hand (my partners' tricks at the mean share)
+        obs, me = est.obs, est.me
+        left = len(est.hand) + len(est.transfer[me])
+        strength = self._strength(est)
+        mine = sum(map(strength, est.hand))
+        unseen = est.unseen
+        others = (est.n - 1) * left * (sum(map(strength, unseen)) / len(unseen) if unseen else 0.0)
+        share = mine / (mine + others) if mine + others > 0 else 1.0 / est.n
+        tricks = int(left * share + 0.5) + (len(est.team) - 1) * left // est.n
+        numbers = [o.value for o in decision.options]
+        return contract.best_number(self.model, obs, me, numbers, counter, left, tricks)
+
+    def _strength(self, est: Estimate):
+        """card -> its strength in taking tricks: its value's place among its Faction's, to the power players - 1
+        (it must top every other player's), and 1 more for a card that cuts a lead of another Faction."""
+        cards = est.cards
+        high = "+" in self.setup.sides
+        values: dict[str, list[int]] = {}
+        for c in est.in_play.cards:
+            if cards[c].value is not None:
+                values.setdefault(cards[c].faction, []).append(cards[c].value)
+        for vs in values.values():
+            vs.sort()
+        other = {f: next((g for g in values if g != f), None) for f in values}
+
+        def strength(card: int) -> float:
+            f, v = cards[card].faction, cards[card].value
+            if v is None:
+                return 0.0
+            vs = values[f]
+            place = (bisect_left(vs, v) if high else len(vs) - bisect_right(vs, v)) / max(len(vs) - 1, 1)
+            cuts = other[f] is not None and self._trumps(est, card, other[f], "+" if high else "-", est.me, [card])
+            return place ** (est.n - 1) + (1.0 if cuts else 0.0)
+        return strength
+
+    def _number_counter(self, obs, decision: Decision) -> str | None:
+        """The counter ("power:name") a choice of numbers is set into, if the decision is one."""
+        values = [o.value for o in decision.options]
+        if not values or not all(type(v) is int for v in values):
+            return None
+        prompt = decision.prompt.split(" — ")[0]
+        cache = self.model.__dict__.setdefault("_number_counters", {})
+        if prompt not in cache:
+            cache[prompt] = _number_counter(self.model, prompt)
+        return cache[prompt]
 
     @staticmethod
     def _plain(est, profile: OnWin, i_win: bool, real: list, add_m: float, trick_m: float, trick_s: float,
@@ -419,6 +481,23 @@ class FastGreedyAgent(GreedyAgent):
                     best = [i for i, x in enumerate(scores) if x == top]
                     return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]  # (ties: at random)
         return super().decide(observation, decision)
+
+
+def _number_counter(model: PowerModel, prompt: str) -> str | None:
+    """The counter ("power:name") that a `choose ... Number` with this prompt sets to the number chosen."""
+    for power in (*model.setup.faction_power.values(), *model.setup.added_power.values()):
+        for variant in power.variants:
+            for hook in model._variant_ir(power, variant)["hooks"].values():
+                for ins in hook or ():
+                    if ins["op"] != "choose" or ins.get("element") != "Number" or ins.get("prompt") != prompt:
+                        continue
+                    end = ins.get("empty") if isinstance(ins.get("empty"), int) else len(hook)
+                    for body in hook[ins["pc"] + 1:end]:
+                        st = body.get("statement") or {}
+                        if body["op"] == "effect" and st.get("node") == "SetVar" and \
+                                st.get("value") == {"node": "NameRef", "type": "Number", "name": ins["name"]}:
+                            return f"{power.name}:{st['name']}"
+    return None
 
 
 __all__ = ["FastGreedyAgent", "FastEstimate", "KNOWN_KINDS", "hook_table"]

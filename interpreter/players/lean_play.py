@@ -22,6 +22,7 @@ from typing import Mapping
 
 from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_voids
 from happydayz.kernel.observation import Observation, card_ids
+from happydayz.players import contract
 from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none,
                                       matches, shed_from, trick_utility)
 
@@ -114,6 +115,7 @@ class Statics:
         if in_play.card_hooks:
             for c in in_play.cards:
                 self.own[c] = self.table.own(c)
+        self.reads_tricks = contract.reads_tricks(model, obs)  # (a score that counts tricks: a trick's own worth)
         self._passes: dict[tuple, bool] = {}
         self._attrs: dict[int, tuple] = {}  # id(conds) -> (conds, the attributes they read), conds kept alive
 
@@ -387,6 +389,8 @@ def prepare(S: Statics, obs: Mapping) -> "_Ctx":
     fac = S.fac.__getitem__
     ctx.passed = [set(map(fac, cards)) if cards else () for cards in transfer]
     D.fmean(None)
+    ctx.gain = contract.trick_gain(contract.curve(S.model, obs, me, sizes[me] + len(transfer[me])), n) \
+        if S.reads_tricks else 0.0
     return ctx
 
 
@@ -396,7 +400,7 @@ def score_options(ctx: "_Ctx", options, lead: bool) -> list[float]:
     me = S.seat
     fac, val, surv, keep, valueless, never_leads = S.fac, S.val, S.surv, S.keep, S.valueless, S.never_leads
     side0, leader, rest, m = ctx.side, ctx.leader, ctx.rest, D.m
-    led0 = ctx.led0
+    led0, gain = ctx.led0, ctx.gain
     unseen_n = D.unseen_n
     per_led: dict = {}
     out = []
@@ -443,6 +447,8 @@ def score_options(ctx: "_Ctx", options, lead: bool) -> list[float]:
             score = F.plain_score(card, card_m, surv[card], p_win)
         else:
             score = F.general_score(card, p_win, likely)
+        if gain:
+            score += p_win * gain
         k = keep[card]
         if card_m < 0 and not valueless[card]:
             k = 0.5 * card_m
@@ -454,7 +460,7 @@ class _Ctx:
     """The decision's facts every Faction led shares."""
 
     __slots__ = ("S", "D", "table_cards", "table_m", "table_s", "enc", "enc_m", "enc_s", "share", "rest", "voids",
-                 "transfer", "sizes", "plays0", "_sw", "side", "_enc", "leader", "led0", "passed")
+                 "transfer", "sizes", "plays0", "_sw", "side", "_enc", "leader", "led0", "passed", "gain")
 
     def __init__(self, S, D, table_cards, table_m, table_s, enc, share, rest, voids, transfer, sizes, plays0):
         self.S, self.D = S, D
