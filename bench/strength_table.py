@@ -41,11 +41,12 @@ which cost some 300x more a decision; `--games-for` and `--ismcts-games-for`
 set a scenario's or a box's own count), in turn, a batch of each row at a time.
 `--also FILE` reads more result files (a row found there is not played again),
 and `--forget BOTS` drops from --out and every --also file the rows where those
-bots play (under test or as opponents), so that they are played again after a
-change of their decisions.
+bots play (under test or as opponents) — with `--scenario`, on those scenarios
+only — so that they are played again after a change of their decisions.
 
-Win rates are printed with their 95% interval (normal approximation over the
-per-game shares) and their number of games; time per decision is the bot's
+Win rates are printed with their 95% interval (Wilson's score interval, which
+holds at a handful of games too; a paired difference's is the normal
+approximation over the per-game differences) and their number of games; time per decision is the bot's
 mean wall time (perf_counter) over its decisions, including reading its
 observation, and time per game a whole game's wall time, on whatever shares
 the machine.
@@ -176,10 +177,12 @@ def read_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def forget(path: Path, bots: set[str]) -> int:
-    """Drop from the file every batch line of a row where one of `bots` plays; the number of lines dropped."""
+def forget(path: Path, bots: set[str], scenarios: list[str] | None = None) -> int:
+    """Drop from the file every batch line of a row where one of `bots` plays (on one of `scenarios`, if given);
+    the number of lines dropped."""
     lines = read_lines(path)
-    kept = [line for line in lines if line["bot"] not in bots and line["opponents"] not in bots]
+    kept = [line for line in lines if (line["bot"] not in bots and line["opponents"] not in bots)
+            or (scenarios and line["scenario"] not in scenarios)]
     if len(kept) < len(lines):
         path.write_text("".join(json.dumps(line) + "\n" for line in kept))
     return len(lines) - len(kept)
@@ -214,7 +217,7 @@ def summary(lines: list[dict]) -> list[dict]:
             r["wall"] += line["game_seconds"]
     out = []
     for (scenario, bot, opponents, players, express, seed), r in rows.items():
-        mean, low, high = interval(r["shares"])
+        mean, low, high = rate_interval(r["shares"])
         out.append({"scenario": scenario, "bot": bot, "opponents": opponents, "players": players,
                     "express": express, "seed": seed, "games": len(r["shares"]), "win_rate": mean,
                     "ci95": [low, high], "sides": r["sides"], "fair_share": 1 / r["sides"],
@@ -222,6 +225,21 @@ def summary(lines: list[dict]) -> list[dict]:
                     "ms_per_decision": 1000 * r["seconds"] / r["decisions"] if r["decisions"] else None,
                     "s_per_game": r["wall"] / r["timed"] if r["timed"] else None})
     return out
+
+
+def rate_interval(shares: list[float]) -> tuple[float, float, float]:
+    """(mean, lower, upper): the 95% Wilson score interval of a win rate over len(shares) games.
+
+    Wilson's rather than the normal approximation's because a row may hold a handful of games (the
+    classics' ISMCTS rows): there the normal interval of 5 wins in 5 is 100%-100%, Wilson's 56.6%-100%.
+    A shared win (1/k) makes a game's variance below p(1 - p): the interval is then a little wide.
+    """
+    n = len(shares)
+    p = sum(shares) / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 def interval(values: list[float]) -> tuple[float, float, float]:
@@ -394,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="read more results from this JSONL file (repeatable): its rows are shown, not played again")
     p.add_argument("--forget", type=lambda s: set(s.split(",")), default=set(), metavar="BOTS",
                    help="drop the rows where these bots play (under test or as opponents) from --out and every "
-                        "--also file, so they are played again (after a change of their decisions)")
+                        "--also file, on the --scenario ones if given, so they are played again (after a "
+                        "change of their decisions)")
     p.add_argument("--batch", type=int, default=250, help="games per batch line (250)")
     p.add_argument("--ismcts-batch", type=int, default=20, help="games per batch line of an ISMCTS row (20)")
     p.add_argument("--bots", type=lambda s: s.split(","), default=list(BOTS), help="bots under test (comma-separated)")
@@ -417,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"{args.out} holds games already: --resume to go on, or another --out")
     for path in [args.out, *args.also] if args.forget else ():
         if path.exists():
-            print(f"{path}: {forget(path, args.forget)} batch lines of {', '.join(sorted(args.forget))} dropped",
+            print(f"{path}: {forget(path, args.forget, args.scenario)} batch lines of {', '.join(sorted(args.forget))} dropped",
                   file=sys.stderr)
     if not args.no_play:
         args.out.parent.mkdir(parents=True, exist_ok=True)
