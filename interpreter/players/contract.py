@@ -1,7 +1,7 @@
 """What taking a trick is worth where the score counts tricks (a contract), for the `greedy` bot.
 
-A trick's cards are all a Happy DayZ hand scores, but a classic's score counts tricks against a bid (Oh Hell,
-Spades, Bridge, Euchre). Nothing here knows a game: the curve W(k) — what the end-of-round hooks give my seat if
+A trick's cards are all some hands score, but others count tricks against a bid (several classic boxes, a
+modder's contract). Nothing here knows a game: the curve W(k) — what the end-of-round hooks give my seat if
 my side takes k more tricks — is read by running those hooks on GreedyAgent's stand-in table (greedy._Probe) with
 the tricks taken so far, the bids and the rest of the visible state as the observation tells them. With F my
 side's further tricks, drawn as Binomial(tricks left, 1/sides):
