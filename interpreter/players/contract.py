@@ -18,7 +18,8 @@ from __future__ import annotations
 from math import comb
 from typing import Mapping
 
-from happydayz.players.greedy import PowerModel, _Probe, _run_hook
+from happydayz.players.greedy import PowerModel, _Probe, _run_hook, sites_in
+
 
 class Hooks:
     """What the end-of-round hooks in play read of tricks, worked out once per model and hooks in play."""
@@ -130,6 +131,14 @@ def _binomial(n: int, q: float) -> list[float]:
     return [comb(n, k) * q ** k * (1 - q) ** (n - k) for k in range(n + 1)]
 
 
+def gain(model: PowerModel, obs: Mapping, seat: int, left: int) -> float:
+    """What `seat`'s side taking the trick on the table is worth to the score, `left` tricks left in its hand
+    (this one included): trick_gain of its curve, 0 where no end-of-round hook counts tricks."""
+    if not reads_tricks(model, obs):
+        return 0.0
+    return trick_gain(curve(model, obs, seat, left), len(model.teams) if model.teams else obs["players"])
+
+
 def trick_gain(w: list[float], sides: int) -> float:
     """E[W(1 + F)] - E[W(F)], F ~ Binomial(len(w) - 2, 1/sides): the worth of taking the trick on the table."""
     left = len(w) - 1
@@ -137,11 +146,6 @@ def trick_gain(w: list[float], sides: int) -> float:
         return 0.0
     p = _binomial(left - 1, 1.0 / max(sides, 1))
     return sum(pk * (w[k + 1] - w[k]) for k, pk in enumerate(p))
-
-
-def expected_tricks(win_chances: list[float]) -> int:
-    """The tricks a hand is expected to take: its cards' chances of winning, summed and rounded."""
-    return int(sum(win_chances) + 0.5)
 
 
 def best_number(model: PowerModel, obs: Mapping, seat: int, numbers: list[int], counter: tuple, left: int,
@@ -157,4 +161,31 @@ def best_number(model: PowerModel, obs: Mapping, seat: int, numbers: list[int], 
     return best
 
 
-__all__ = ["hooks_of", "reads_tricks", "curve", "trick_gain", "expected_tricks", "best_number"]
+_COUNTERS: dict[tuple, str | None] = {}
+
+
+def number_counter(model: PowerModel, prompt: str) -> str | None:
+    """The counter ("power:name") that a `choose ... Number` with this prompt sets to the number chosen, in any
+    hook of any power (kept per model and prompt): None if there is none."""
+    key = (id(model), prompt)
+    if key not in _COUNTERS:
+        _COUNTERS[key] = _find_counter(model, prompt)
+    return _COUNTERS[key]
+
+
+def _find_counter(model: PowerModel, prompt: str) -> str | None:
+    for power in (*model.setup.faction_power.values(), *model.setup.added_power.values()):
+        for variant in power.variants:
+            hooks = [h for h in model._variant_ir(power, variant)["hooks"].values() if h]
+            for site in sites_in(hooks, prompt):
+                if site.ins.get("element") != "Number":
+                    continue
+                chosen = {"node": "NameRef", "type": "Number", "name": site.ins["name"]}
+                for ins in site.body:
+                    st = ins.get("statement") or {}
+                    if ins["op"] == "effect" and st.get("node") == "SetVar" and st.get("value") == chosen:
+                        return f"{power.name}:{st['name']}"
+    return None
+
+
+__all__ = ["hooks_of", "reads_tricks", "curve", "gain", "trick_gain", "best_number", "number_counter"]

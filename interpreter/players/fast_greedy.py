@@ -302,7 +302,7 @@ class FastGreedyAgent(GreedyAgent):
         hand_worth = self.hand_worth
         beats = self._beats
         counts_as = bool(self.setup.game_counts_as)
-        gain = self._trick_gain(est)  # (0 where the score does not count tricks: every Happy DayZ box)
+        gain = contract.gain(self.model, obs, me, len(held))  # (0 where the score does not count tricks)
         scores = []
         for option in decision.options:
             card, side = option.value if lead else (option.value, side0)
@@ -367,16 +367,10 @@ class FastGreedyAgent(GreedyAgent):
         return scores
 
     # --- a contract: the score counts tricks (players/contract.py)
-    def _trick_gain(self, est: Estimate) -> float:
-        """What my side taking this trick is worth to the score at the end of the round, beyond its cards."""
-        if not contract.reads_tricks(self.model, est.obs):
-            return 0.0
-        left = len(est.hand) + len(est.transfer[est.me])
-        sides = len(self.model.teams) if self.model.teams else est.n
-        return contract.trick_gain(contract.curve(self.model, est.obs, est.me, left), sides)
-
     def _choose(self, est: Estimate, decision: Decision) -> int:
-        counter = self._number_counter(est.obs, decision)
+        values = [o.value for o in decision.options]
+        counter = contract.number_counter(self.model, decision.prompt.split(" — ")[0]) \
+            if values and all(type(v) is int for v in values) else None
         if counter is None or not contract.reads_tricks(self.model, est.obs):
             return super()._choose(est, decision)
         # a number kept in a counter the score reads (a bid): the best at the tricks my hand should take — its
@@ -389,8 +383,7 @@ class FastGreedyAgent(GreedyAgent):
         others = (est.n - 1) * left * (sum(map(strength, unseen)) / len(unseen) if unseen else 0.0)
         share = mine / (mine + others) if mine + others > 0 else 1.0 / est.n
         tricks = int(left * share + 0.5) + (len(est.team) - 1) * left // est.n
-        numbers = [o.value for o in decision.options]
-        return contract.best_number(self.model, obs, me, numbers, counter, left, tricks)
+        return contract.best_number(self.model, obs, me, values, counter, left, tricks)
 
     def _strength(self, est: Estimate):
         """card -> its strength in taking tricks: its value's place among its Faction's, to the power players - 1
@@ -414,17 +407,6 @@ class FastGreedyAgent(GreedyAgent):
             cuts = other[f] is not None and self._trumps(est, card, other[f], "+" if high else "-", est.me, [card])
             return place ** (est.n - 1) + (1.0 if cuts else 0.0)
         return strength
-
-    def _number_counter(self, obs, decision: Decision) -> str | None:
-        """The counter ("power:name") a choice of numbers is set into, if the decision is one."""
-        values = [o.value for o in decision.options]
-        if not values or not all(type(v) is int for v in values):
-            return None
-        prompt = decision.prompt.split(" — ")[0]
-        cache = self.model.__dict__.setdefault("_number_counters", {})
-        if prompt not in cache:
-            cache[prompt] = _number_counter(self.model, prompt)
-        return cache[prompt]
 
     @staticmethod
     def _plain(est, profile: OnWin, i_win: bool, real: list, add_m: float, trick_m: float, trick_s: float,
@@ -481,23 +463,6 @@ class FastGreedyAgent(GreedyAgent):
                     best = [i for i, x in enumerate(scores) if x == top]
                     return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]  # (ties: at random)
         return super().decide(observation, decision)
-
-
-def _number_counter(model: PowerModel, prompt: str) -> str | None:
-    """The counter ("power:name") that a `choose ... Number` with this prompt sets to the number chosen."""
-    for power in (*model.setup.faction_power.values(), *model.setup.added_power.values()):
-        for variant in power.variants:
-            for hook in model._variant_ir(power, variant)["hooks"].values():
-                for ins in hook or ():
-                    if ins["op"] != "choose" or ins.get("element") != "Number" or ins.get("prompt") != prompt:
-                        continue
-                    end = ins.get("empty") if isinstance(ins.get("empty"), int) else len(hook)
-                    for body in hook[ins["pc"] + 1:end]:
-                        st = body.get("statement") or {}
-                        if body["op"] == "effect" and st.get("node") == "SetVar" and \
-                                st.get("value") == {"node": "NameRef", "type": "Number", "name": ins["name"]}:
-                            return f"{power.name}:{st['name']}"
-    return None
 
 
 __all__ = ["FastGreedyAgent", "FastEstimate", "KNOWN_KINDS", "hook_table"]

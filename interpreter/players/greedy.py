@@ -266,6 +266,19 @@ class ChoiceSite:
     hook: list
 
 
+def sites_in(hooks: list[list], prompt: str) -> list[ChoiceSite]:
+    """The choose/ask instructions of `hooks` (IR programs) whose prompt is `prompt`, each with its body."""
+    sites = []
+    for hook in hooks:
+        bindings = {i["name"]: i for i in hook if i["op"] == "choose"}
+        for ins in hook:
+            if ins["op"] in ("choose", "ask") and ins.get("prompt") == prompt:
+                end = ins.get("empty") if ins["op"] == "choose" else ins.get("no")
+                body = hook[ins["pc"] + 1:end] if isinstance(end, int) and end > ins["pc"] else hook[ins["pc"] + 1:]
+                sites.append(ChoiceSite(ins, body, bindings, hook))
+    return sites
+
+
 class PowerModel:
     """The static facts of a setup that every player knows, read once."""
 
@@ -380,15 +393,7 @@ class PowerModel:
         for power in list(self.setup.added_power.values()) + list(self.setup.card_power.values()):
             vir = self._variant_ir(power, "basic")
             hooks += [h for h in (vir["hooks"]["on_win"], vir["hooks"]["end_of_round"]) if h]
-        sites = []
-        for hook in hooks:
-            bindings = {i["name"]: i for i in hook if i["op"] == "choose"}
-            for ins in hook:
-                if ins["op"] in ("choose", "ask") and ins.get("prompt") == prompt:
-                    end = ins.get("empty") if ins["op"] == "choose" else ins.get("no")
-                    body = hook[ins["pc"] + 1:end] if isinstance(end, int) and end > ins["pc"] else hook[ins["pc"] + 1:]
-                    sites.append(ChoiceSite(ins, body, bindings, hook))
-        self._sites[key] = sites
+        sites = self._sites[key] = sites_in(hooks, prompt)
         return sites
 
 

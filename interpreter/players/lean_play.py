@@ -389,8 +389,7 @@ def prepare(S: Statics, obs: Mapping) -> "_Ctx":
     fac = S.fac.__getitem__
     ctx.passed = [set(map(fac, cards)) if cards else () for cards in transfer]
     D.fmean(None)
-    ctx.gain = contract.trick_gain(contract.curve(S.model, obs, me, sizes[me] + len(transfer[me])), n) \
-        if S.reads_tricks else 0.0
+    ctx.gain = contract.gain(S.model, obs, me, sizes[me] + len(transfer[me])) if S.reads_tricks else 0.0
     return ctx
 
 
