@@ -18,7 +18,7 @@ from __future__ import annotations
 from math import comb
 from typing import Mapping
 
-from happydayz.players.greedy import PowerModel, _Probe, _run_hook, sites_in
+from happydayz.players.greedy import PowerModel, _Probe, _run_hook, ir_nodes, sites_in
 
 
 class Hooks:
@@ -63,19 +63,10 @@ def _reads(model: PowerModel, key) -> tuple[list, set]:
                   *model.setup.card_power.values()):
         for variant in power.variants:
             if power.hook_key(variant, "end") == key:
-                args: list = []
-                names: set = set()
-                stack = [model._variant_ir(power, variant)["hooks"]["end_of_round"]]
-                while stack:
-                    x = stack.pop()
-                    if isinstance(x, dict):
-                        if x.get("node") == "Call" and x.get("function") == "tricks":
-                            args.append(x["args"][0] if x["args"] else None)
-                        if isinstance(x.get("name"), str):
-                            names.add(x["name"])
-                        stack.extend(x.values())
-                    elif isinstance(x, list):
-                        stack.extend(x)
+                nodes = list(ir_nodes(model._variant_ir(power, variant)["hooks"]["end_of_round"]))
+                args = [x["args"][0] if x["args"] else None for x in nodes
+                        if x.get("node") == "Call" and x.get("function") == "tricks"]
+                names = {x["name"] for x in nodes if isinstance(x.get("name"), str)}
                 return args, names
     return [], set()
 

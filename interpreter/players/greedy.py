@@ -58,19 +58,21 @@ class _Unknown(Exception):
     """An IR expression the agent's little evaluator cannot judge."""
 
 
-def _names(node) -> set[str]:
-    """Every NameRef name inside an IR subtree."""
-    out: set[str] = set()
-    stack = [node]
+def ir_nodes(tree):
+    """Every node (dict) of an IR subtree, in no set order."""
+    stack = [tree]
     while stack:
         x = stack.pop()
         if isinstance(x, dict):
-            if x.get("node") == "NameRef":
-                out.add(x.get("name"))
+            yield x
             stack.extend(x.values())
         elif isinstance(x, list):
             stack.extend(x)
-    return out
+
+
+def _names(node) -> set[str]:
+    """Every NameRef name inside an IR subtree."""
+    return {x.get("name") for x in ir_nodes(node) if x.get("node") == "NameRef"}
 
 
 def _unwrap(node) -> tuple[dict, list]:

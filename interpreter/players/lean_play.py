@@ -24,22 +24,12 @@ from happydayz.kernel.determinize import expeditions_seen, known_cards, trick_vo
 from happydayz.kernel.observation import Observation, card_ids
 from happydayz.players import contract
 from happydayz.players.greedy import (CHOICE, ME, OTHER, REMOVED, Item, OnWin, PowerModel, _P_NONE, _p_none,
-                                      matches, shed_from, trick_utility)
+                                      ir_nodes, matches, shed_from, trick_utility)
 
 
 def _attrs_read(node) -> set[str]:
     """The card attributes an IR subtree reads (BareAttr / it.attr)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            if x.get("node") in ("BareAttr", "AttrOf") and "attr" in x:
-                out.add(x["attr"])
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out
+    return {x["attr"] for x in ir_nodes(node) if x.get("node") in ("BareAttr", "AttrOf") and "attr" in x}
 
 
 class Statics:
