@@ -71,6 +71,13 @@ def mean_and_error(xs: list[float]) -> tuple[float, float]:
     return m, sd / math.sqrt(n)
 
 
+def difference(rows: list, base: list) -> str:
+    """The paired differences of share and margin from `base`, game by game, each ± one standard error."""
+    d_share = mean_and_error([a[0] - b[0] for a, b in zip(rows, base)])
+    d_margin = mean_and_error([a[1] - b[1] for a, b in zip(rows, base)])
+    return f"{d_share[0]:>+8.3f} ± {d_share[1]:.3f} {d_margin[0]:>+8.2f} ± {d_margin[1]:.2f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="ISMCTS configurations against 3 greedy, paired with a greedy baseline.")
     p.add_argument("--config", action="append", default=[],
@@ -96,20 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     for name, rows in results.items():
         share = sum(r[0] for r in rows) / len(rows)
         margin = sum(r[1] for r in rows) / len(rows)
-        d_share = mean_and_error([a[0] - b[0] for a, b in zip(rows, base)])
-        d_margin = mean_and_error([a[1] - b[1] for a, b in zip(rows, base)])
-        print(f"{name:<48} {share:>6.3f} {margin:>7.2f} {d_share[0]:>+8.3f} ± {d_share[1]:.3f} "
-              f"{d_margin[0]:>+8.2f} ± {d_margin[1]:.2f}")
+        print(f"{name:<48} {share:>6.3f} {margin:>7.2f} {difference(rows, base)}")
     names = list(results)
     if len(names) > 2:  # each later configuration against the first, on the same games
         first = results[names[1]]
         print(f"against the first configuration, {names[1]} (± one standard error):")
         for name in names[2:]:
-            rows = results[name]
-            d_share = mean_and_error([a[0] - b[0] for a, b in zip(rows, first)])
-            d_margin = mean_and_error([a[1] - b[1] for a, b in zip(rows, first)])
-            print(f"{name:<48} {'':>6} {'':>7} {d_share[0]:>+8.3f} ± {d_share[1]:.3f} "
-                  f"{d_margin[0]:>+8.2f} ± {d_margin[1]:.2f}")
+            print(f"{name:<48} {'':>6} {'':>7} {difference(results[name], first)}")
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump({"scenario": args.scenario, "games": args.games, "seed": args.seed, "results": results}, f)
