@@ -28,9 +28,10 @@ Tree nodes are made for leads and follows (and Transfer passes with
 others' moves are played by the playout policy, which measured stronger at
 the budgets a Python kernel affords). Choices inside powers met during an
 iteration are answered by the playout policy. Every decision the agent does
-not search goes to GreedyAgent, which also picks the root moves worth
-searching (`widen`) and supplies the move the search must clearly beat
-(`final="anchored"`); see docs/bots.md.
+not search goes to a rules-of-thumb bot (`anchor`: the `greedy` bot by
+default), which also picks the root moves worth searching (`widen`) and
+supplies the move the search must clearly beat (`final="anchored"`); see
+docs/bots.md.
 
 The agent sees only the observation and the static setup, like GreedyAgent:
 `bind(setup, seat)` before the first decision, or `ISMCTSAgent(..., setup=setup)`.
@@ -46,6 +47,7 @@ from typing import Mapping
 from happydayz.base.draws import choice, randbelow
 from happydayz.language import vm
 from happydayz.players.agents import as_dict
+from happydayz.players.fast_greedy import FastGreedyAgent
 from happydayz.players.greedy import CHOICE, ME, GreedyAgent, OnWin, _dest_class, _names, _unwrap, matches, power_model
 from happydayz.kernel.determinize import SUPPORTED_KINDS, DeterminizeError, Sampler
 from happydayz.kernel.game import Decision, Game
@@ -88,8 +90,11 @@ def move_key(decision: Decision, index: int):
     return decision.kind, value
 
 
+ANCHORS = {"greedy": FastGreedyAgent, "greedy-reference": GreedyAgent}  # (the registry's names)
+
+
 class ISMCTSAgent:
-    """Information-set MCTS at leads and follows; GreedyAgent for the rest.
+    """Information-set MCTS at leads and follows; the anchor bot for the rest.
 
     Budget: `iterations` per searched decision, or `milliseconds` of thinking
     per searched decision (milliseconds wins when both are given), counted on
@@ -98,8 +103,11 @@ class ISMCTSAgent:
     slower). `reward`: "mean" (a Community's round delta minus the others'
     mean), "best" (minus the best other's) or "margin" (its population after
     the count minus the best other's), squashed by tanh(diff / scale).
-    `exploration`: the UCB1 constant. `widen`: search only GreedyAgent's best
-    N root moves (None: all). `final`: "anchored" (GreedyAgent's move unless a
+    `anchor`: the rules-of-thumb bot that answers every decision not searched,
+    ranks the root moves and supplies the anchored move: "greedy"
+    (FastGreedyAgent, the default) or "greedy-reference" (GreedyAgent).
+    `exploration`: the UCB1 constant. `widen`: search only the anchor bot's best
+    N root moves (None: all). `final`: "anchored" (the anchor bot's move unless a
     searched move beats it by `confidence` standard errors) or "visits" (the
     most visited move). `opponents_in_tree`: make tree nodes for the others'
     moves too. `search_transfers`: search Transfer passes as well.
@@ -118,7 +126,7 @@ class ISMCTSAgent:
                  reward: str = "win", scale: float = 12.0, search_transfers: bool = False,
                  widen: int | None = 6, opponents_in_tree: bool = False, final: str = "anchored",
                  confidence: float = 2.0, search: str = "paired", playout_explore: float = 0.15,
-                 race: float | None = None, clock: str = "wall"):
+                 race: float | None = None, clock: str = "wall", anchor: str = "greedy"):
         if search not in ("paired", "tree"):
             raise ValueError(f"search must be 'paired' or 'tree', not {search!r}")
         self.search_mode = search
@@ -144,7 +152,13 @@ class ISMCTSAgent:
         self._anchor: int | None = None
         self.opponents_in_tree = opponents_in_tree
         self.tree_kinds = self.TREE_KINDS + (("transfer",) if search_transfers else ())
-        self.fallback = GreedyAgent(random.Random(f"{seed}/greedy").getrandbits(32))
+        if anchor not in ANCHORS:
+            raise ValueError(f"anchor must be one of {', '.join(map(repr, ANCHORS))}, not {anchor!r}")
+        self.anchor = anchor
+        # the rules-of-thumb bot that answers what is not searched, ranks the root moves and supplies the anchor:
+        # `greedy` (FastGreedyAgent) also plays for a contract — bids a number of tricks, then wants exactly
+        # that many — where `greedy-reference` (GreedyAgent) does not (docs/bots.md, "The anchor")
+        self.fallback = ANCHORS[anchor](random.Random(f"{seed}/greedy").getrandbits(32))
         self._policy_bots: dict[int, GreedyAgent] = {}
         self.setup: GameSetup | None = None
         self.seat: int | None = None
@@ -191,7 +205,7 @@ class ISMCTSAgent:
 
     # --------------------------------------------------------------- search
     def root_moves(self, observation: Mapping, decision: Decision) -> list[int]:
-        """The options the search considers: GreedyAgent's best `widen` ones (all if widen is None)."""
+        """The options the search considers: the anchor bot's best `widen` ones (all if widen is None)."""
         every = list(range(len(decision.options)))
         self._anchor = None
         if self.final != "anchored" and (not self.widen or len(every) <= self.widen):
@@ -237,7 +251,7 @@ class ISMCTSAgent:
         """The move to play once the search is done.
 
         "visits": the most visited move (ties: the better mean). "anchored"
-        (the default): GreedyAgent's choice unless another move's mean reward
+        (the default): the anchor bot's choice unless another move's mean reward
         beats it by more than `confidence` standard errors of the difference
         — a search of a few hundred playouts is noisy, so it overrules the
         rule of thumb only on clear evidence.
@@ -263,7 +277,7 @@ class ISMCTSAgent:
 
         What the observation says is read once per search (determinize.Sampler, made at the first
         sample: an observation it cannot sample raises DeterminizeError there, and the decision
-        goes to GreedyAgent); each sample then deals the hidden cards anew.
+        goes to the anchor bot); each sample then deals the hidden cards anew.
         """
         sampler = self._sampler
         if sampler is None:

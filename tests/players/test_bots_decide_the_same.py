@@ -51,8 +51,9 @@ GREEDY_GAMES = {
 
 # name -> (scenario, players, express, promos and random powers, game seed, ISMCTS seat, ISMCTSAgent settings)
 # The pins are those of the tree search, which the agent's defaults no longer pick (issue 34: the paired
-# search): each game names the tree search's settings explicitly (LEGACY, then its own).
-LEGACY = {"search": "tree", "reward": "best"}
+# search, anchored to the `greedy` bot): each game names the tree search's settings explicitly (LEGACY, then
+# its own), GreedyAgent as its anchor among them.
+LEGACY = {"search": "tree", "reward": "best", "anchor": "greedy-reference"}
 ISMCTS_GAMES = {
     "woodstock-4": ("woodstock-fever/1", 4, True, False, 21, 0, {**LEGACY, "iterations": 40}),
     "american-4": ("american-dream/1", 4, True, False, 22, 2, {**LEGACY, "iterations": 40}),

@@ -1,8 +1,8 @@
 """Issue 34: ISMCTSAgent's paired search (its default): common random numbers, the anchor, the budget, every box.
 
 What the search must do, tested on real decisions of seeded games: each sample is played out once for every
-candidate root move from the same determinization and the same playout seed; the move played is GreedyAgent's
-(the anchor) unless another's paired difference clears `confidence` standard errors; an iteration budget is a
+candidate root move from the same determinization and the same playout seed; the move played is the anchor bot's
+(the `greedy` bot by default) unless another's paired difference clears `confidence` standard errors; an iteration budget is a
 count of playouts in whole samples. Its strength is bench/bot_strength.py's (docs/bots.md), not a test's.
 """
 
@@ -13,7 +13,8 @@ import pytest
 from happydayz.kernel.game import Game
 from happydayz.kernel.setup import prepare
 from happydayz.players import ismcts_paired
-from happydayz.players.agents import play_game
+from happydayz.players.agents import as_dict, play_game
+from happydayz.players.fast_greedy import FastGreedyAgent
 from happydayz.players.greedy import GreedyAgent
 from happydayz.players.ismcts import ISMCTSAgent
 
@@ -103,7 +104,7 @@ def test_the_anchor_is_played_unless_a_move_clearly_beats_it():
     for f in default.searches:
         if f["chosen"] != f["anchor"]:
             assert f["difference"] > 2.0 * f["error"]
-    # the anchor is GreedyAgent's best-scored move (its tie-breaks aside)
+    # the anchor is the anchor bot's best-scored move (its tie-breaks aside)
     assert all(f["anchor"] in f["candidates"] for f in default.searches)
 
 
@@ -163,3 +164,44 @@ def test_racing_drops_the_clearly_worse_candidates_and_keeps_the_anchor():
     steady = Recording(5, iterations=200)
     _game_with(steady)
     assert all(f["active"] == f["candidates"] for f in steady.searches)
+
+
+class NotingBids(ISMCTSAgent):
+    """An ISMCTSAgent that notes every decision it does not search (a bid, here) and its answer."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.unsearched: list = []
+
+    def decide(self, observation, decision):
+        got = super().decide(observation, decision)
+        if decision.kind not in self.tree_kinds and len(decision.options) > 1:
+            self.unsearched.append((as_dict(observation), decision, got))
+        return got
+
+
+@pytest.mark.parametrize("scenario", ["oh-hell/3", "spades/1"])
+def test_the_anchor_is_the_greedy_bot_which_bids_for_a_contract(scenario):
+    setup, _ = prepare(ENV, scenario, express=True)
+
+    def bids(anchor):
+        noted = []
+        for seed in (7, 8, 9):
+            agent = NotingBids(2, iterations=12, anchor=anchor)
+            game = Game(setup, seed, record=False)
+            play_game(game, [agent if s == 1 else FastGreedyAgent(s) for s in range(setup.n)])
+            noted += agent.unsearched
+        assert noted
+        greedy = [FastGreedyAgent(0).bind(setup, 1).decide(o, d) for o, d, _ in noted]  # (its bids: no draws)
+        return [got for *_, got in noted], greedy
+
+    mine, greedy = bids("greedy")
+    assert mine == greedy
+    # the negative control: anchored to greedy-reference, which does not bid for a contract, it bids otherwise
+    mine, greedy = bids("greedy-reference")
+    assert mine != greedy
+
+
+def test_an_unknown_anchor_is_refused_with_the_names_it_takes():
+    with pytest.raises(ValueError, match="anchor must be one of 'greedy', 'greedy-reference', not 'smart'"):
+        ISMCTSAgent(anchor="smart")
