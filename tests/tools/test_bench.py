@@ -110,11 +110,25 @@ def test_paired_ismcts_compares_with_a_greedy_baseline_on_the_same_games():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "2 games of american-dream/1 against 3 greedy"
+    assert lines[0] == "2 games of american-dream/1 (4 players) against 3 greedy-reference"
     baseline = lines[2].split()
-    assert baseline[:2] == ["greedy", "(baseline)"]
+    assert baseline[:2] == ["greedy-reference", "(baseline)"]
     assert baseline[4:] == ["+0.000", "±", "0.000", "+0.00", "±", "0.00"]  # the baseline against itself
     assert lines[3].startswith('{"iterations": 3}')
+
+
+def test_paired_ismcts_plays_a_classic_with_its_own_seats_and_a_side_winning_together(tmp_path):
+    script = BENCH.parent / "paired_ismcts.py"
+    out = tmp_path / "spades.json"
+    done = subprocess.run([sys.executable, str(script), "--scenario", "spades/1", "--opponents", "greedy", "--games",
+                           "2", "--config", '{"iterations": 3}', "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "2 games of spades/1 (4 players) against 3 greedy"
+    results = json.loads(out.read_text())["results"]
+    assert list(results) == ["greedy (baseline)", '{"iterations": 3}']
+    for share, _ in results["greedy (baseline)"] + results['{"iterations": 3}']:
+        assert share in (0.0, 0.5, 1.0)  # two partnerships: a side's whole win, half of a shared one, or none
 
 
 def test_win_hooks_share_times_both_ways_and_puts_the_hooks_back():
