@@ -68,12 +68,8 @@ def play(task) -> tuple[float, int]:
     while game.decision is not None:
         d = game.decision
         game.apply(agents[d.decider].decide(game.observe(d.decider), d))  # (a dummy's cards: its controller)
-    side_of, scores = strength_table.sides_of(game)
-    won = {side_of[s] for s in game.winners}
-    mine = side_of[seat]
-    share = 1.0 / len(won) if mine in won else 0.0
-    sign = -1 if setup.winner == "fewest" else 1  # ahead: more Survivors, or fewer points where fewest wins
-    return share, sign * (scores[mine] - (max if sign > 0 else min)(p for t, p in enumerate(scores) if t != mine))
+    winners, margin = strength_table.side_result(game, seat)
+    return (1.0 / winners if winners else 0.0), margin
 
 
 def mean_and_error(xs: list[float]) -> tuple[float, float]:

@@ -2,8 +2,8 @@
 
 What the search must do, tested on real decisions of seeded games: each sample is played out once for every
 candidate root move from the same determinization and the same playout seed; the move played is the anchor bot's
-(the `greedy` bot by default) unless another's paired difference clears `confidence` standard errors; an iteration budget is a
-count of playouts in whole samples. Its strength is bench/bot_strength.py's (docs/bots.md), not a test's.
+(the `greedy` bot by default) unless another's paired difference clears `confidence` standard errors; an iteration
+budget is a count of playouts in whole samples. Its strength is bench/bot_strength.py's (docs/bots.md), not a test's.
 """
 
 from __future__ import annotations
