@@ -470,7 +470,8 @@ class PlayoutPolicy:
     round the table; and it answers choices inside powers the way GreedyAgent
     does (negative cards away, to the Community standing best; positive ones
     kept), reading the running power's variables where it needs them. Card
-    worth is the printed `survivors` only: end-of-round hooks are not run.
+    worth is the printed `survivors` only, turned round where the fewest win
+    (PowerModel.sign): end-of-round hooks are not run.
 
     Follow: when the trick is worth having, play the cheapest card that takes
     the lead, else shed the worst card; when it is not, shed the worst card
@@ -496,7 +497,10 @@ class PlayoutPolicy:
         self.rng = rng
         tables = tables_of(setup)
         self._value, self._faction = tables.value, tables.faction
-        self._survivors = tuple(c.survivors for c in setup.cards)
+        # a card's worth to its taker, turned round where the fewest win (PowerModel.sign): a playout of such a
+        # game sheds points instead of taking them
+        self._sign = self.model.sign
+        self._survivors = self.model.survivors
         # each Faction's cards that have a value (what a lead of that Faction is answered with)
         valued = [c for c, v in enumerate(self._value) if v is not None]
         self._valued_cards = {f: frozenset(c for c in valued if self._faction[c] == f) for f in set(self._faction)}
@@ -816,7 +820,8 @@ class PlayoutPolicy:
         return got
 
     def _standing(self, game: Game, seat: int) -> int:
-        return game.population[seat] + sum(map(self._survivors.__getitem__, game.zone("expedition", seat)))
+        zone = game.zone("expedition", seat)
+        return self._sign * game.population[seat] + sum(map(self._survivors.__getitem__, zone))
 
     def _value_of(self, game: Game, node: dict) -> float | None:
         """The Survivors of the cards a statement's card expression names, read from the running power."""

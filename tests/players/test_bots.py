@@ -346,6 +346,33 @@ def test_playout_policy_plays_legally():
             game.apply(index)
 
 
+
+def _first_passes(scenario: str, players: int, games: int) -> list[tuple[int, list[int]]]:
+    """(the card the playout policy passes, the Survivors of the cards it could pass) at the first Transfer
+    decision of `games` seeded games."""
+    setup = setup_for(scenario, players)
+    out = []
+    for seed in range(games):
+        game = Game(setup, seed)
+        while game.decision is not None and game.decision.kind != "transfer":
+            game.apply(0)
+        d = game.decision
+        chosen = d.options[PlayoutPolicy(setup, random.Random(seed))(game, d)][0]
+        out.append((setup.cards[chosen].survivors, [setup.cards[o[0]].survivors for o in d.options]))
+    return out
+
+
+def test_playout_policy_passes_the_worst_card_the_way_the_winner_is_counted():
+    """A playout passes the card worst to hold: where the fewest points win (Hearts), the one of most points;
+    where the most Survivors win, the one of fewest. (A policy that ignored `score.winner` would play a
+    fewest-wins game backwards, every playout taking points.)"""
+    fewest = _first_passes("hearts/1", 4, 12)
+    assert all(chosen == max(pool) for chosen, pool in fewest)
+    assert any(min(pool) < max(pool) for _, pool in fewest)  # (the control: a choice that could go wrong)
+    most = _first_passes("woodstock-fever/1", 4, 12)
+    assert all(chosen == min(pool) for chosen, pool in most)
+    assert any(min(pool) < max(pool) for _, pool in most)
+
 # --------------------------------------------------------------- strength
 def _win_share(scenario: str, games: int) -> float:
     """Greedy's share of the wins against three random bots, seats rotated."""
