@@ -346,9 +346,8 @@ def test_playout_policy_plays_legally():
             game.apply(index)
 
 
-
 def _first_passes(scenario: str, players: int, games: int) -> list[tuple[int, list[int]]]:
-    """(the card the playout policy passes, the Survivors of the cards it could pass) at the first Transfer
+    """(the Survivors of the card the playout policy passes, those of each card it could pass) at the first Transfer
     decision of `games` seeded games."""
     setup = setup_for(scenario, players)
     out = []
@@ -372,6 +371,7 @@ def test_playout_policy_passes_the_worst_card_the_way_the_winner_is_counted():
     most = _first_passes("woodstock-fever/1", 4, 12)
     assert all(chosen == min(pool) for chosen, pool in most)
     assert any(min(pool) < max(pool) for _, pool in most)
+
 
 # --------------------------------------------------------------- strength
 def _win_share(scenario: str, games: int) -> float:
