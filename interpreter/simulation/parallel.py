@@ -375,6 +375,30 @@ def _sigint_ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM (which the CLI turns into a Ctrl-C) that come while the block runs are held until it
+    ends, and act then: a finished game's bookkeeping (its record, its log or results line) is done whole or not
+    at all, so an interrupted run's files agree. Held by a handler of our own, not a signal mask: a signal may
+    reach any thread (a process pool's among them), but Python runs its handlers in the main thread. (Off the
+    main thread the block runs as it is.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {number: signal.signal(number, lambda signum, frame: caught.append(signum)) for number in _INTERRUPTS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in caught[:1]:  # now, to the handlers of before: as if it came just after the block
+            signal.raise_signal(number)
+
+
+_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+
+
 class _Feed:
     """The batches still to play: those lost by a dead worker first, then the caller's, made as needed.
 

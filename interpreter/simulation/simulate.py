@@ -8,13 +8,10 @@ same output, byte for byte — with one job or many, on this machine or on Ray
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
-import signal
 import sys
-import threading
 from typing import Any, Callable, Mapping, TextIO
 
 from happydayz.base.errors import UsageError
@@ -145,7 +142,7 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
 
         def on_outcome(outcome: parallel.Outcome) -> None:
             _, index, record, text = outcome
-            with _ctrl_c_deferred():  # a game is kept with its log line, or not at all
+            with parallel.interrupts_held():  # a game is kept with its log line, or not at all
                 records[index] = record
                 if text is not None:
                     logs[index] = text
@@ -189,21 +186,6 @@ def simulate(scenario_ref: str | os.PathLike | None = None, players: int | None 
     if stopped is not None:  # only then, so that other runs' JSON keeps its keys
         summary["stopped"] = stopped
     return {"games": done, "summary": summary}
-
-
-@contextlib.contextmanager
-def _ctrl_c_deferred():
-    """Hold a Ctrl-C (SIGINT) that comes while the block runs until it ends, where it raises as usual: a
-    KeyboardInterrupt between keeping a game's record and writing its log line would leave the JSON with a
-    game the log lacks. (Where signals cannot be held, or off the main thread, the block runs as it is.)"""
-    held = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
-    try:
-        if held:  # (inside the try: a Ctrl-C that came just before still finds SIGINT unblocked after it)
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        yield
-    finally:
-        if held:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def summarize(records: list[dict], players: int, scenario: Scenario, setup: GameSetup, seed: int,

@@ -530,11 +530,12 @@ def _play(sweep: Sweep, todo: Iterable[tuple[Cell, int]], count: int, done: dict
 
     def on_outcome(outcome: parallel.Outcome) -> None:
         number, index, record, _ = outcome
-        pending[position.pop((number, index))] = result_line(sweep.cells[number], record)
-        if sweep.until_ci is not None:  # (only then: a plain sweep keeps no record in memory)
-            done[sweep.cells[number].key, index] = record
-        report["played"] += 1
-        write_ready()
+        with parallel.interrupts_held():  # a game counted is a game whose line is written
+            pending[position.pop((number, index))] = result_line(sweep.cells[number], record)
+            if sweep.until_ci is not None:  # (only then: a plain sweep keeps no record in memory)
+                done[sweep.cells[number].key, index] = record
+            report["played"] += 1
+            write_ready()
         if progress is not None:
             progress(report["played"], to_play)
 

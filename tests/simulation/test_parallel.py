@@ -16,6 +16,8 @@ from happydayz.cli.app import main
 from happydayz.data.environment import Environment
 from happydayz.simulation.simulate import SimulationInterrupted, simulate
 
+from interrupting import ctrl_c_at_line
+
 
 def run(capsys, *argv) -> tuple[int, str, str]:
     code = main(list(argv))
@@ -78,27 +80,13 @@ def test_ctrl_c_keeps_the_games_finished(jobs):
     assert "interrupted" not in full["summary"]
 
 
-@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="SIGINT cannot be held on this platform")
 def test_a_ctrl_c_while_a_game_is_logged_keeps_the_game_and_its_log_line_together(tmp_path, monkeypatch):
     """Ctrl-C at the worst moment, as the sixth game's log line is about to be written: the games the result
     keeps are exactly those the event log holds (the interrupt waits for the line, then stops the run)."""
     from happydayz.simulation import simulate as simulate_module
 
-    real_append, calls = simulate_module.append_lines, []
-
-    def append_then_ctrl_c(handle, text):
-        calls.append(text)
-        if len(calls) == 6:
-            os.kill(os.getpid(), signal.SIGINT)  # delivered at once unless held
-        real_append(handle, text)
-
-    monkeypatch.setattr(simulate_module, "append_lines", append_then_ctrl_c)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        with pytest.raises(SimulationInterrupted) as caught:
-            simulate("woodstock-fever/1", players=4, games=40, seed=5, express=True, log=tmp_path / "events.jsonl")
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with ctrl_c_at_line(monkeypatch, simulate_module, 6), pytest.raises(SimulationInterrupted) as caught:
+        simulate("woodstock-fever/1", players=4, games=40, seed=5, express=True, log=tmp_path / "events.jsonl")
     kept = [g["game"] for g in caught.value.result["games"]]
     logged = sorted({json.loads(line)["game"] for line in (tmp_path / "events.jsonl").read_text().splitlines()})
     assert kept == logged == list(range(6))

@@ -12,6 +12,8 @@ from happydayz.cli.app import main
 from happydayz.simulation.simulate import game_seed, simulate
 from happydayz.simulation.sweep import SweepInterrupted, load_sweep, run_sweep
 
+from interrupting import ctrl_c_at_line
+
 GRID = """\
 title: a small grid
 scenarios: [woodstock-fever/1, american-dream/2]
@@ -113,6 +115,17 @@ def test_an_interrupted_sweep_keeps_its_games_and_resumes(grid, tmp_path):
     run_sweep(grid, out, resume=True)
     run_sweep(grid, tmp_path / "full.jsonl")
     assert sorted(out.read_text().splitlines()) == sorted((tmp_path / "full.jsonl").read_text().splitlines())
+
+
+def test_a_ctrl_c_while_a_result_is_written_counts_exactly_the_lines_written(grid, tmp_path, monkeypatch):
+    """Ctrl-C as the fourth result line is about to be written: the line is written, and the report counts the
+    games the file holds (no game counted whose line was lost)."""
+    from happydayz.simulation import sweep as sweep_module
+
+    out = tmp_path / "results.jsonl"
+    with ctrl_c_at_line(monkeypatch, sweep_module, 4), pytest.raises(SweepInterrupted) as caught:
+        run_sweep(grid, out)
+    assert caught.value.report["played"] == len(lines(out)) == 4
 
 
 def test_an_existing_results_file_is_not_overwritten_by_mistake(capsys, grid, tmp_path):
