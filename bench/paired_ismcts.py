@@ -68,7 +68,7 @@ def play(task) -> tuple[float, int]:
     while game.decision is not None:
         d = game.decision
         game.apply(agents[d.decider].decide(game.observe(d.decider), d))  # (a dummy's cards: its controller)
-    winners, margin = strength_table.side_result(game, seat)
+    winners, margin, _ = strength_table.side_result(game, seat)
     return (1.0 / winners if winners else 0.0), margin
 
 

@@ -153,19 +153,20 @@ def play(task: tuple) -> dict:
         else:
             answer = agents[asked].decide(Observation(make, part), d)
         game.apply(answer)
-    winners, margin = side_result(game, hero)
+    winners, margin, sides = side_result(game, hero)
     return {"winners": winners, "margin": margin, "decisions": decisions,
-            "seconds": thinking, "sides": len(sides_of(game)[1]), "game_seconds": clock() - began}
+            "seconds": thinking, "sides": sides, "game_seconds": clock() - began}
 
 
-def side_result(game, seat: int) -> tuple[int, float]:
-    """(how many sides won, 0 if not the seat's; the seat's side's margin over the best other, ahead positive)."""
+def side_result(game, seat: int) -> tuple[int, float, int]:
+    """(how many sides won, 0 if not the seat's; the seat's side's margin over the best other, ahead positive;
+    how many sides there are)."""
     side_of, scores = sides_of(game)
     won = {side_of[s] for s in game.winners}
     mine = side_of[seat]
     sign = -1 if game.setup.winner == "fewest" else 1  # ahead: more Survivors, or fewer points where fewest wins
     margin = sign * (scores[mine] - (max if sign > 0 else min)(p for t, p in enumerate(scores) if t != mine))
-    return (len(won) if mine in won else 0), margin
+    return (len(won) if mine in won else 0), margin, len(scores)
 
 
 def sides_of(game) -> tuple[tuple[int, ...], list[int]]:

@@ -499,7 +499,6 @@ class PlayoutPolicy:
         self._value, self._faction = tables.value, tables.faction
         # a card's worth to its taker, turned round where the fewest win (PowerModel.sign): a playout of such a
         # game sheds points instead of taking them
-        self._sign = self.model.sign
         self._survivors = self.model.survivors
         # each Faction's cards that have a value (what a lead of that Faction is answered with)
         valued = [c for c, v in enumerate(self._value) if v is not None]
@@ -821,7 +820,7 @@ class PlayoutPolicy:
 
     def _standing(self, game: Game, seat: int) -> int:
         zone = game.zone("expedition", seat)
-        return self._sign * game.population[seat] + sum(map(self._survivors.__getitem__, zone))
+        return self.model.sign * game.population[seat] + sum(map(self._survivors.__getitem__, zone))
 
     def _value_of(self, game: Game, node: dict) -> float | None:
         """The Survivors of the cards a statement's card expression names, read from the running power."""
