@@ -299,6 +299,16 @@ class Game:
             rules = known[card] = self.setup.rules(faction, self.variant_of(faction))
         return rules
 
+    def face_up_factions(self) -> frozenset[str]:
+        """The Factions whose cards lie face up in an Expedition zone (rules_of(card).face_up), made once per
+        set of powers in force: the observation reads a card's Faction instead of its rules."""
+        in_force = self._in_force
+        if in_force.face_up is None:
+            setup = self.setup
+            in_force.face_up = frozenset(f for f in setup.faction_power
+                                         if setup.rules(f, self.variant_of(f)).face_up)
+        return in_force.face_up
+
     def forget_rules(self) -> None:
         """The powers in force changed: look every card's rules up again.
 

@@ -28,8 +28,11 @@ def _labels(game, cards) -> list[dict]:
 
 
 def _face_up(game, cards):
-    rules_of = game.rules_of
-    return [c for c in cards if rules_of(c).face_up]
+    up = game.face_up_factions()
+    if not up:
+        return []
+    faction = game.tables.faction
+    return [c for c in cards if faction[c] in up]
 
 
 def _hands_known(game, seat: int) -> list[list[int]]:
@@ -117,23 +120,29 @@ def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
     (its hand, every Transfer zone it sees, each Expedition zone's known and face-up cards, the Encounter
     card, the turned-up card, the trick, a dummy hand laid face up). A bot reads it as
     `card_ids(view, "seen")`; tests/players/test_seen_ids.py checks it against those keys."""
-    zones, flag, rules_of = game.zones, game.seen, game.rules_of
+    zones, flag = game.zones, game.seen
     seen = set(zones[game.hand_keys[seat]])
-    for cards in _transfer_ids(game, seat):
-        seen.update(cards)
+    if game.setup.secret_transfer:
+        for cards in _transfer_ids(game, seat):
+            seen.update(cards)
+    else:
+        for key in game.transfer_keys:
+            seen.update(zones[key])
+    up_factions = game.face_up_factions()
+    faction = game.tables.faction
+    is_seen = flag.__getitem__
     mine: list[int] = []
     up: set[int] = set()
-    is_seen = flag.__getitem__
     for s, key in enumerate(game.expedition_keys):
         cards = zones[key]
+        known = list(compress(cards, map(is_seen, cards)))
+        if up_factions:  # (a face-up card is seen whether or not it was flagged)
+            face_up = [c for c in cards if faction[c] in up_factions]
+            known += [c for c in face_up if not flag[c]]
         if s == seat:
-            mine = list(compress(cards, map(is_seen, cards)))
-            up = {c for c in cards if rules_of(c).face_up}
-            mine += [c for c in filterfalse(is_seen, cards) if c in up]
-            seen.update(mine)
-        else:
-            seen.update(compress(cards, map(is_seen, cards)))
-            seen.update([c for c in filterfalse(is_seen, cards) if rules_of(c).face_up])
+            mine = known
+            up = set(face_up) if up_factions else up
+        seen.update(known)
     encounter = zones["encounter"]
     if encounter:
         seen.add(encounter[0])
@@ -149,6 +158,17 @@ def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
     return seen, mine, up
 
 
+def _in_play(game) -> tuple:
+    """(the keys always, factions and added as one hashable value), made once per set of powers in force
+    (it depends on nothing else: Game.forget_rules)."""
+    in_force = game._in_force
+    got = in_force.in_play
+    if got is None:
+        got = in_force.in_play = (tuple(game.setup.always), tuple((f, v) for f, v in game.factions),
+                                  tuple(game.added))
+    return got
+
+
 #: The card lists of KEYS by their ids alone (the Encounter card: its id, or None); and "seen" (_seen).
 CARD_IDS: dict[str, Maker] = {
     "seen": _seen,
@@ -156,8 +176,7 @@ CARD_IDS: dict[str, Maker] = {
     "trick": lambda game, seat: None if game.trick is None else (game.trick.leader, game.trick.side, game.trick.led,
                                                                  [(s, c) for s, c, _ in game.trick.plays]),
     # (the keys always, factions and added as one hashable value: what PowerModel.in_play is keyed by)
-    "in_play": lambda game, seat: (tuple(game.setup.always), tuple((f, v) for f, v in game.factions),
-                                   tuple(game.added)),
+    "in_play": lambda game, seat: _in_play(game),
     "hand": lambda game, seat: list(game.zones[game.hand_keys[seat]]),
     "transfer": _transfer_ids,
     "expedition_known": lambda game, seat: game.known,

@@ -114,7 +114,7 @@ class InForce:
     __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
                  "play_hooks", "trick_hooks", "after_keys", "start_keys", "bid_keys", "game_end_keys", "ruled",
                  "restricted", "bid_rules", "sometimes_playable", "names_side", "must_beat",
-                 "must_trump", "enter_keys")
+                 "must_trump", "enter_keys", "face_up", "in_play")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -142,6 +142,8 @@ class InForce:
         self.names_side = False  # a power in force may name the next trick's side (`next side`)
         # zone kind ("expedition", "hand") -> the `on enter` hooks of the powers in force; empty: none
         self.enter_keys: dict[str, tuple[tuple, ...]] = {}
+        self.face_up: frozenset[str] | None = None  # Factions whose cards lie face up (Game.face_up_factions)
+        self.in_play: tuple | None = None  # the observation's "in_play#ids" (always, factions, added): one value
 
     def playable_for(self, led: str, cards_of: dict[str, frozenset[int]]) -> tuple[frozenset[int], frozenset[int]]:
         """(the cards a seat holding some of Faction `led` may play, the cards of `led`), made once per Faction."""

@@ -150,20 +150,23 @@ def statics(model: PowerModel, obs: Mapping, seat: int, hook_table) -> Statics:
 class Decision_:
     """One decision's facts (the lean Estimate): unseen cards by Faction, my zone's counts, the worths."""
 
-    __slots__ = ("S", "obs", "me", "n", "unseen_n", "by_f", "sizes", "voids", "transfer", "counts", "mine",
+    __slots__ = ("S", "obs", "me", "n", "unseen_n", "by_f", "surv_f", "sizes", "voids", "transfer", "counts", "mine",
                  "my_pile", "mine_set", "seen", "m", "_m_add", "_fmean", "_mean_all", "_items", "_typ", "_vals", "_gain_in")
 
     def __init__(self, S: Statics, obs: Mapping, transfer, seen: set, mine: list[int], face_up):
         self.S, self.obs, self.seen = S, obs, seen
         self.me, self.n = S.seat, S.n
         self.m = self._m if S.hooked else S.survf.__getitem__
-        by_f = {}
+        by_f, surv_f = {}, {}
         total = 0
         seen_has = seen.__contains__
+        surv = S.surv
         for f, group in S.of_faction.items():
             u = by_f[f] = list(filterfalse(seen_has, group))
-            total += len(u)
-        self.by_f, self.unseen_n = by_f, total
+            if u:
+                surv_f[f] = sum([surv[c] for c in u])  # (the unseen cards' Survivors, summed once: fmean)
+                total += len(u)
+        self.by_f, self.surv_f, self.unseen_n = by_f, surv_f, total
         self.transfer = transfer
         self.mine = mine
         self.mine_set = set(mine)
@@ -248,8 +251,7 @@ class Decision_:
             elif S.card_hooks:
                 got = sum(map(self.m, pool)) / len(pool)
             else:
-                surv = S.surv
-                got = sum([surv[c] for c in pool]) / len(pool)
+                got = self.surv_f[f] / len(pool)
                 if S.curves:
                     got += self.gain(f)
             self._fmean[f] = got
@@ -260,15 +262,13 @@ class Decision_:
             return 0.0
         S = self.S
         if S.hooked and not S.card_hooks:
-            surv, total = S.surv, 0.0
-            for f, g in self.by_f.items():
-                if g:
-                    total += sum([surv[c] for c in g]) + len(g) * self.gain(f)
+            total, by_f, gain = 0.0, self.by_f, self.gain
+            for f, s in self.surv_f.items():
+                total += s + len(by_f[f]) * gain(f)
             return total / self.unseen_n
         if S.card_hooks:
             return sum(sum(map(self.m, g)) for g in self.by_f.values()) / self.unseen_n
-        surv = S.surv
-        return sum(sum([surv[c] for c in g]) for g in self.by_f.values()) / self.unseen_n
+        return sum(self.surv_f.values()) / self.unseen_n
 
     def set_worth(self, gained: list[int], lost: list[int] = ()) -> float:
         """FastEstimate.set_worth: cards entering (and leaving) my zone together, thresholds counted."""
@@ -527,27 +527,30 @@ class _Led:
         self.C, self.led = C, led
         mean_all = D.fmean(None)
         dump = mean_all * 1.5 if mean_all < 0 else mean_all
-        adds, follows = [], []
+        adds, follows, seats = [], [], []
+        voids, sizes = C.voids, C.sizes
         if led is None:
             for seat in C.rest:
                 adds.append((seat, mean_all))
                 follows.append(1.0)
+                seats.append((seat, mean_all, False, sizes[seat]))
         else:
             f_mean = D.fmean(led)
             n_led = len(D.by_f.get(led, ()))
-            voids, passed, sizes, unseen_n = C.voids, C.passed, C.sizes, D.unseen_n
+            passed, unseen_n = C.passed, D.unseen_n
             for seat in C.rest:
-                if led in voids.get(seat, ()):
+                void = seat in voids and led in voids[seat]
+                if void:
                     p = 0.0
                 elif led in passed[seat]:  # (a card of it lies in the seat's Transfer zone: it follows)
                     p = 1.0
                 else:
                     p = 1.0 - _p_none(unseen_n, n_led, sizes[seat])
                 follows.append(p)
-                adds.append((seat, p * f_mean + (1 - p) * dump))
-        self.adds, self.follows = adds, follows
-        voids, sizes = C.voids, C.sizes
-        self.seats = [(seat, a, led in voids.get(seat, ()), sizes[seat]) for seat, a in adds]
+                a = p * f_mean + (1 - p) * dump
+                adds.append((seat, a))
+                seats.append((seat, a, void, sizes[seat]))
+        self.adds, self.follows, self.seats = adds, follows, seats
         self.add_m = sum([a for _, a in adds])
         profile = S.profiles.get(led) if led is not None else None
         self.profile = profile = profile if profile is not None else _EMPTY
