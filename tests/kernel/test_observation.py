@@ -88,3 +88,31 @@ def test_a_hand_that_receives_a_card_is_no_longer_known_void():
     assert any(g.label(c) == "Cheerleaders 2" for c in g.zone("hand", 1))
     assert g.observe(0)["voids"][1] == []
     check_invariants(g)
+
+
+def test_the_face_up_cards_are_those_whose_rules_say_so():
+    """The observation finds face-up Expedition cards by their Faction (Game.face_up_factions, made once per set
+    of powers in force): at every step of random games, for every card in a zone, it agrees with the card's own
+    rules, and the observation's face-up lists are exactly the cards whose rules say face up."""
+    from happydayz.data.environment import Environment
+    from happydayz.kernel.game import Game
+    from happydayz.kernel.setup import prepare
+
+    face_up_seen = 0
+    for scenario in ("american-dream/1", "woodstock-fever/1"):
+        setup, _ = prepare(Environment(), scenario, players=4, express=True)
+        rng = random.Random(scenario)
+        for seed in range(3):
+            game = Game(setup, seed)
+            while game.decision is not None:
+                up = game.face_up_factions()
+                for key in game.expedition_keys:
+                    zone = game.zones[key]
+                    by_rules = [c for c in zone if game.rules_of(c).face_up]
+                    assert [c for c in zone if game.tables.faction[c] in up] == by_rules
+                    face_up_seen += len(by_rules)
+                observed = game.observe(0)["expedition_face_up"]
+                assert [[c["id"] for c in cards] for cards in observed] == [
+                    [c for c in game.zones[k] if game.rules_of(c).face_up] for k in game.expedition_keys]
+                game.apply(rng.randrange(len(game.decision.options)))
+    assert face_up_seen > 0  # (the check met face-up cards: it can fail)
