@@ -157,3 +157,43 @@ def test_win_hooks_share_times_both_ways_and_puts_the_hooks_back():
         assert [powers_run(seed) for seed in (1, 2)] == before
     finally:
         sys.path.remove(str(BENCH.parent))
+
+
+def _before_folder(tmp_path, edit=None):
+    for rel in ("interpreter/players/lean_play.py", "interpreter/kernel/observation.py"):
+        text = (ROOT / rel).read_text()
+        if edit is not None and rel.endswith("lean_play.py"):
+            text = edit(text)
+        (tmp_path / rel.rsplit("/", 1)[1]).write_text(text)
+    return tmp_path
+
+
+def _greedy_ab(*args):
+    return subprocess.run([sys.executable, str(BENCH.parent / "greedy_ab.py"), *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_greedy_ab_compares_two_versions_of_the_scoring_in_one_process(tmp_path):
+    done = _greedy_ab("--before", str(_before_folder(tmp_path)), "--decisions", "6", "--rounds", "2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["woodstock-fever/1", "american-dream/1"]
+    for line in lines:
+        assert line.split()[1] == "after/before" and float(line.split()[2]) > 0
+        assert line.endswith("(6 decisions, 2 rounds, the same moves)")
+
+
+def test_greedy_ab_stops_when_the_versions_choose_differently(tmp_path):
+    """The negative control: a 'before' whose scores are turned round chooses other moves, and the script says so."""
+    turned = _before_folder(tmp_path, lambda text: text.replace(
+        "    return score_options(prepare(S, obs), options, lead)",
+        "    return [-x for x in score_options(prepare(S, obs), options, lead)]"))
+    done = _greedy_ab("--before", str(turned), "--decisions", "30", "--rounds", "1")
+    assert done.returncode != 0
+    assert "woodstock-fever/1: the two versions chose different moves" in done.stderr
+
+
+def test_greedy_ab_names_what_is_missing(tmp_path):
+    done = _greedy_ab("--before", str(tmp_path))
+    assert done.returncode != 0
+    assert f"greedy_ab: --before {tmp_path}: no {tmp_path / 'lean_play.py'}, {tmp_path / 'observation.py'}" in done.stderr
