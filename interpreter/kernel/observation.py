@@ -14,7 +14,7 @@ the rules let the chooser see them.
 
 from __future__ import annotations
 
-from itertools import compress, filterfalse
+from itertools import compress
 from typing import Any, Callable, Mapping
 
 from happydayz.language.compiler import TURNED_STATE
