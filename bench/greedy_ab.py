@@ -69,7 +69,8 @@ def before_modules(against: str | None, folder: str | None) -> tuple:
 
 
 def _view(observation, game, seat: int, made):
-    """A seat view whose makers are those of `made` (an observation module), as players.agents.seat_view makes it."""
+    """A seat view whose makers are those of `made` (an observation module), as players.agents.seat_view makes it:
+    not `made.seat_view`, whose "not made alone" answer is its own sentinel, not the package's Observation's."""
     keys, ids = made.KEYS, made.CARD_IDS
 
     def part(key: str):
@@ -100,11 +101,10 @@ def compare(before: tuple, count: int, rounds: int, seed: int) -> dict:
     from happydayz.players import lean_play
     from happydayz.players.greedy import power_model
 
-    before[0].Observation = observation.Observation  # (the scoring of before must know today's seat views)
     sides = {"before": before, "after": (lean_play, observation)}
     result = {}
     for sid in SCENARIOS:
-        positions = [(g, d) for g, d in decisions(sid, count, seed)]
+        positions = decisions(sid, count, seed)
         models = {id(g.setup): power_model(g.setup) for g, _ in positions}
         for lean, made in sides.values():  # warm up: the per-process tables of each
             answer_all(lean, made, positions, models)

@@ -128,20 +128,16 @@ def _seen(game, seat: int) -> tuple[set[int], list[int], set[int]]:
     else:
         for key in game.transfer_keys:
             seen.update(zones[key])
-    up_factions = game.face_up_factions()
-    faction = game.tables.faction
     is_seen = flag.__getitem__
     mine: list[int] = []
     up: set[int] = set()
     for s, key in enumerate(game.expedition_keys):
         cards = zones[key]
+        face_up = _face_up(game, cards)
         known = list(compress(cards, map(is_seen, cards)))
-        if up_factions:  # (a face-up card is seen whether or not it was flagged)
-            face_up = [c for c in cards if faction[c] in up_factions]
-            known += [c for c in face_up if not flag[c]]
+        known += [c for c in face_up if not flag[c]]  # (a face-up card is seen whether or not it was flagged)
         if s == seat:
-            mine = known
-            up = set(face_up) if up_factions else up
+            mine, up = known, set(face_up)
         seen.update(known)
     encounter = zones["encounter"]
     if encounter:

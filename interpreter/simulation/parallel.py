@@ -375,6 +375,9 @@ def _sigint_ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous)
 
 
+_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM (which the CLI turns into a Ctrl-C) that come while the block runs are held until it
@@ -394,9 +397,6 @@ def interrupts_held() -> Iterator[None]:
             signal.signal(number, handler)
         for number in caught[:1]:  # now, to the handlers of before: as if it came just after the block
             signal.raise_signal(number)
-
-
-_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 class _Feed:

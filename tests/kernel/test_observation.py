@@ -12,7 +12,10 @@ import random
 
 from conftest import answer, check_invariants, make_game, position
 
+from happydayz.data.environment import Environment
 from happydayz.kernel.determinize import sample_state
+from happydayz.kernel.game import Game
+from happydayz.kernel.setup import prepare
 
 
 def known(game, seat: int) -> list[str]:
@@ -94,10 +97,6 @@ def test_the_face_up_cards_are_those_whose_rules_say_so():
     """The observation finds face-up Expedition cards by their Faction (Game.face_up_factions, made once per set
     of powers in force): at every step of random games, for every card in a zone, it agrees with the card's own
     rules, and the observation's face-up lists are exactly the cards whose rules say face up."""
-    from happydayz.data.environment import Environment
-    from happydayz.kernel.game import Game
-    from happydayz.kernel.setup import prepare
-
     face_up_seen = 0
     for scenario in ("american-dream/1", "woodstock-fever/1"):
         setup, _ = prepare(Environment(), scenario, players=4, express=True)
