@@ -445,6 +445,40 @@ class FastGreedyAgent(GreedyAgent):
             mine += est.set_worth(gained) + gained_m
         return mine - others * (share if rival_share is None else rival_share)
 
+    # -------------------------------------------------------------- transfer
+    def _transfer(self, est: Estimate, decision: Decision) -> int:
+        scores = [self.pass_worth(est, o.value) + self.rng.random() * 1e-6 for o in decision.options]
+        return min(range(len(scores)), key=scores.__getitem__)
+
+    def option_scores(self, observation: dict, decision: Decision) -> list[float] | None:
+        if decision.kind != "transfer" or self.model is None:
+            return super().option_scores(observation, decision)
+        est = self._estimate(_readable(observation))
+        return [-self.pass_worth(est, o.value) for o in decision.options]
+
+    def pass_worth(self, est: Estimate, card: int) -> float:
+        """What keeping `card` rather than passing it is worth.
+
+        Where the most Survivors win, GreedyAgent's hand worth. Where the fewest win (Hearts), a card is the
+        trick it will take: its chance of winning one (its value's place in its Faction, on the sides a leader may
+        choose) times what such a trick brings — the card itself and the others' cards, mostly of its Faction.
+        So a high heart or spade goes first, not the two of hearts that wins nothing (GreedyAgent passes any point
+        card before any other). See docs/bots.md, "Passing where the fewest win".
+        """
+        spec = est.cards[card]
+        spread = self.model.spread(spec.faction)
+        if self.model.sign > 0 or spec.value is None or spread is None:
+            return self.hand_worth(est, card)
+        mid, half = spread
+        place = (spec.value - mid) / half  # -1 (its lowest) .. 1 (its highest)
+        sides = self.setup.sides
+        if len(sides) != 1:  # a leader picks high or low: either end wins tricks
+            win = abs(place)
+        else:
+            win = 0.5 + 0.5 * (place if sides[0] == "+" else -place)
+        trick = (est.n - 1) * (0.75 * est.faction_mean(spec.faction) + 0.25 * est.faction_mean(None))
+        return win * (est.m(card) + trick)
+
     def decide(self, observation: dict, decision: Decision) -> int:
         kind = decision.kind
         if self.model is not None and len(decision.options) > 1:
