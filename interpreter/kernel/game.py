@@ -347,6 +347,10 @@ class Game:
         rules = {f: setup.rules(f, self.variant_of(f)) for f in in_play}
         in_force.ruled = frozenset(f for f, r in rules.items() if r.decides_the_winner)
         in_force.restricted = frozenset(f for f, r in rules.items() if r.restricts_play)
+        in_force.restrictions = {
+            rule: {f: (got, *rules[f].card_split.get(rule, (None, got))) for f in in_force.restricted
+                   if (got := getattr(rules[f], rule)) is not None}
+            for rule in _RESTRICTIONS}
         in_force.sometimes_playable = frozenset(f for f, r in rules.items() if r.always_playable_when is not None)
         in_force.must_beat = frozenset(f for f, r in rules.items() if r.must_beat)
         in_force.must_trump = frozenset(f for f, r in rules.items() if r.must_trump)
@@ -1161,29 +1165,60 @@ class Game:
 
         A rule never leaves a Community without a card to play: if it would, it does not apply.
         """
-        restricted, faction = self._in_force.restricted, self.tables.faction
+        in_force, faction = self._in_force, self.tables.faction
         trick = self.trick
         so_far = tuple(card for _, card, _ in trick.plays)
-        void = led is not None and not any(self._faction_as(seat, c) == led for c in held)
+        if led is None:
+            void = False
+        elif self.setup.game_counts_as:
+            void = not any(self._faction_as(seat, c) == led for c in held)
+        else:
+            void = led not in map(faction.__getitem__, held)
+        leader, side, Ctx = trick.leader, trick.side, vm.Ctx
 
-        def holds(card: int, rule: str) -> bool:
-            """The card's rule `rule` (a condition, or a yes/no) holds for it; False for a card without it."""
-            condition = getattr(self.rules_of(card), rule) if faction[card] in restricted else None
-            if condition is None or type(condition) is bool:
-                return bool(condition)
-            return bool(condition(vm.Ctx(self, seat, {}, trick=so_far, led=led, leader=trick.leader, card=card,
-                                         void=void, side=trick.side)))
+        def passing(cards, rule: str) -> list[int]:
+            """The cards of `cards` whose rule `rule` (a condition, or a yes/no) holds; a card without it never does.
 
-        forced = [c for c in held if holds(c, "must_be_played")]
-        if not forced and void and self._in_force.must_trump:
-            forced = [c for c in held if faction[c] in self._in_force.must_trump and self._trumps(seat, c, void)]
+            A Faction's verdict: True or False for all its cards (a yes/no, or its condition's part that does not
+            read the card decided once: InForce.restrictions), else the part read card by card."""
+            of_faction = in_force.restrictions[rule]
+            if not of_faction:
+                return []
+            out, verdicts = [], {}
+            for card in cards:
+                f = faction[card]
+                verdict = verdicts.get(f)
+                if verdict is None:
+                    rules = of_faction.get(f)
+                    if rules is None:
+                        verdict = False
+                    else:
+                        condition, unread, read = rules
+                        if type(condition) is bool:
+                            verdict = condition
+                        elif unread is not None and not unread(Ctx(self, seat, {}, so_far, (), led, leader, None,
+                                                                   None, void, side)):
+                            verdict = False
+                        else:
+                            verdict = True if read is None else read
+                    verdicts[f] = verdict
+                if verdict is True or (verdict is not False and verdict(
+                        Ctx(self, seat, {}, so_far, (), led, leader, None, card, void, side))):
+                    out.append(card)
+            return out
+
+        forced = passing(held, "must_be_played")
+        if not forced and void and in_force.must_trump:
+            forced = [c for c in held if faction[c] in in_force.must_trump and self._trumps(seat, c, void)]
         if forced:
             allowed = forced
         elif not trick.plays:  # a lead
-            allowed = [c for c in held if faction[c] not in restricted or self.rules_of(c).leads_only_when is None
-                       or holds(c, "leads_only_when")]
+            gated = in_force.restrictions["leads_only_when"]
+            may = set(passing([c for c in held if faction[c] in gated], "leads_only_when"))
+            allowed = [c for c in held if faction[c] not in gated or c in may]
         else:
-            allowed = [c for c in held if not holds(c, "only_leads")]
+            barred = set(passing(held, "only_leads"))
+            allowed = [c for c in held if c not in barred] if barred else list(held)
         allowed = allowed or held
         must_beat = self._in_force.must_beat
         if must_beat and trick.plays:  # a card of such a Faction must beat the winning card, if one of them can
@@ -1873,6 +1908,8 @@ def winners_of(scores: list[int], floor: int | None, winner: str) -> list[int]:
 
 
 # The phases and the answers by name: the loop looks them up at every step.
+_RESTRICTIONS = ("must_be_played", "leads_only_when", "only_leads")  # the rules Game._restrict applies, by name
+
 _PHASES = {name[len("_phase_"):]: f for name, f in vars(Game).items() if name.startswith("_phase_")}
 _ANSWERS = {name[len("_answer_"):]: f for name, f in vars(Game).items() if name.startswith("_answer_")}
 # what the trick loop generated per setup names of this module (see kernel.fastpath)

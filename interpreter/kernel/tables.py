@@ -114,7 +114,7 @@ class InForce:
     __slots__ = ("rules", "always_playable", "playable", "win_hooks", "end_hooks", "deck", "out", "lead_rank",
                  "play_hooks", "trick_hooks", "after_keys", "start_keys", "bid_keys", "game_end_keys", "ruled",
                  "restricted", "bid_rules", "sometimes_playable", "names_side", "must_beat",
-                 "must_trump", "enter_keys", "face_up", "in_play")
+                 "must_trump", "enter_keys", "face_up", "in_play", "restrictions")
 
     def __init__(self, cards: int, always_playable: frozenset[str]) -> None:
         self.rules: list[VariantProgram | None] = [None] * cards  # card -> its rules
@@ -136,6 +136,9 @@ class InForce:
         self.game_end_keys: tuple[tuple, ...] = ()  # the end-of-game hooks
         self.ruled: frozenset[str] = frozenset()  # Factions with a rule that says who wins (wins, wild, beats...)
         self.restricted: frozenset[str] = frozenset()  # Factions with a rule on what may be led or played
+        # rule name ("must_be_played", "leads_only_when", "only_leads") -> {Faction: its condition or yes/no}, for
+        # the restricted Factions that have that rule (Game._restrict reads a card's rule from its Faction)
+        self.restrictions: dict[str, dict[str, object]] = {}
         self.sometimes_playable: frozenset[str] = frozenset()  # Factions with `rule always playable when C`
         self.must_beat: frozenset[str] = frozenset()  # Factions with `rule must beat`
         self.must_trump: frozenset[str] = frozenset()  # Factions with `rule must trump`

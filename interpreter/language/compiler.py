@@ -103,6 +103,11 @@ class VariantProgram:
     must_trump: bool = False  # a Community holding such a card that would trump must play one
     names_side: bool = False  # a hook of these says `next side` (the generated trick loop steps aside)
     sources: dict[str, ast.Node] = field(default_factory=dict)  # rule kind -> its condition, for the IR export
+    # `must_be_played` and `leads_only_when` conditions split for Game._restrict: kind -> (the `and` of the
+    # conjuncts that do not read the card, the `and` of those that do), either None when it has none of them.
+    # A condition has no effects, so the first part, decided once a decision, rules out or lets through every
+    # card of the Faction, and only the second is read card by card.
+    card_split: dict[str, tuple] = field(default_factory=dict)
 
     @property
     def decides_the_winner(self) -> bool:
@@ -229,12 +234,30 @@ class Compiler(Visitor):
                 kind = f"{rule.kind}_when" if rule.kind in ast.CONDITIONAL_FLAGS else rule.kind
                 setattr(vp, kind, self.expr(rule.condition))
                 vp.sources[kind] = rule.condition
+                if kind in _SPLIT_BY_CARD:
+                    vp.card_split[kind] = self._split_by_card(rule.condition)
             elif rule.kind in ("wins", "never_wins"):
                 setattr(vp, rule.kind, _ALWAYS)
             else:
                 setattr(vp, rule.kind, True)
         self.in_rule = False
         return vp
+
+    def _split_by_card(self, condition: ast.Node) -> tuple:
+        """(the conjuncts of `condition` that do not read the card, those that do), each `and`ed and compiled, or
+        None where there are none (see VariantProgram.card_split)."""
+        parts = _conjuncts(condition)
+        reads = [any(isinstance(x, ast.NameRef) and x.name in _CARD_READERS for x in ast.walk(p)) for p in parts]
+
+        def joined(nodes: list) -> Fn | None:
+            if not nodes:
+                return None
+            node = nodes[0]
+            for more in nodes[1:]:
+                node = ast.Logic(node.span, "and", node, more)
+            return self.expr(node)
+
+        return (joined([p for p, r in zip(parts, reads) if not r]), joined([p for p, r in zip(parts, reads) if r]))
 
     # ------------------------------------------------------------ statements
     def block(self, block: ast.Block) -> list[tuple]:
@@ -777,6 +800,17 @@ def _player(ctx, card: int) -> int:
         if played == card:
             return seat
     return ctx.leader if ctx.leader is not None else ctx.me
+
+
+_SPLIT_BY_CARD = ("must_be_played", "leads_only_when")  # the rules Game._restrict reads card by card
+_CARD_READERS = frozenset({"played", "entered", "before"})  # the names that read ctx.card
+
+
+def _conjuncts(node: ast.Node) -> list[ast.Node]:
+    """The parts of `node` joined by `and` at its top, in order (just `node` if it is no `and`)."""
+    if isinstance(node, ast.Logic) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
 
 
 def _position(ctx, card: int) -> int:
