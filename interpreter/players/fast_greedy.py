@@ -459,11 +459,11 @@ class FastGreedyAgent(GreedyAgent):
     def pass_worth(self, est: Estimate, card: int) -> float:
         """What keeping `card` rather than passing it is worth.
 
-        Where the most Survivors win, GreedyAgent's hand worth. Where the fewest win (Hearts), a card is the
-        trick it will take: its chance of winning one (its value's place in its Faction, on the sides a leader may
-        choose) times what such a trick brings — the card itself and the others' cards, mostly of its Faction.
-        So a high heart or spade goes first, not the two of hearts that wins nothing (GreedyAgent passes any point
-        card before any other). See docs/bots.md, "Passing where the fewest win".
+        Where the most Survivors win, GreedyAgent's hand worth. Where the fewest win, a card is the trick it
+        will take: its chance of winning one (its value's place in its Faction, on the sides a leader may choose)
+        times what such a trick brings — the card itself and the others' cards, mostly of its Faction. So a high
+        card of a costly Faction goes first, not its lowest that wins nothing (GreedyAgent passes any costly card
+        before any other). See docs/bots.md, "Passing where the fewest win".
         """
         spec = est.cards[card]
         spread = self.model.spread(spec.faction)
