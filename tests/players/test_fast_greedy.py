@@ -184,3 +184,34 @@ if __name__ == "__main__":  # print the records of the code as it is now (to pas
             moves = fast_moves(name, Path(folder))
             out[name] = [len(moves), digest(moves)]
     print(json.dumps(out, indent=4))
+
+
+def _passes(bot_class, seed: int = 0) -> tuple[list[str], list[str]]:
+    """(seat 0's hand, the cards it passes) in hearts/1 game `seed`, every seat a `bot_class`."""
+    from happydayz.data.environment import Environment
+    from happydayz.kernel.setup import GameOptions, build_setup
+
+    env = Environment()
+    sc, lib = env.resolve_scenario("hearts/1")
+    setup = build_setup(sc, lib, GameOptions(players=4, express=True), env)
+    game = Game(setup, seed)
+    bots = [bot_class(s).bind(setup, s) for s in range(4)]
+    hand = sorted(game.label(c) for c in game.zones[game.hand_keys[0]])
+    passed = []
+    while game.decision is not None and game.decision.kind == "transfer":
+        d = game.decision
+        i = bots[d.decider].decide(game.observe(d.decider), d)
+        if d.decider == 0:
+            passed.append(game.label(d.options[i].value))
+        game.apply(i)
+    return hand, passed
+
+
+def test_where_the_fewest_win_greedy_passes_the_cards_that_win_tricks():
+    """Hearts: the king of hearts and the jack of spades go, the two of hearts stays; GreedyAgent (the
+    reference) passes hearts, any of them, before anything else (the negative control)."""
+    hand, passed = _passes(FastGreedyAgent)
+    assert {"Hearts 2", "Hearts 13", "Spades 11"} <= set(hand)
+    assert passed == ["Hearts 13", "Spades 11", "Hearts 8"]
+    _, reference = _passes(GreedyAgent)
+    assert all(card.startswith("Hearts ") for card in reference) and reference != passed

@@ -197,3 +197,23 @@ def test_greedy_ab_names_what_is_missing(tmp_path):
     done = _greedy_ab("--before", str(tmp_path))
     assert done.returncode != 0
     assert f"greedy_ab: --before {tmp_path}: no {tmp_path / 'lean_play.py'}, {tmp_path / 'observation.py'}" in done.stderr
+
+
+def _greedy_passes(*args):
+    return subprocess.run([sys.executable, str(BENCH.parent / "greedy_passes.py"), *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_greedy_passes_differ_where_the_fewest_win_and_nowhere_else():
+    hearts = _greedy_passes("--scenario", "hearts/1", "--games", "20")
+    assert hearts.returncode == 0, hearts.stderr
+    assert hearts.stdout.startswith("hearts/1, games 0-19: greedy 40.0%, passing as GreedyAgent 25.0%; win share +0.1500")
+    # Happy DayZ keeps GreedyAgent's passes: the same games, to the point (the control)
+    dayz = _greedy_passes("--scenario", "woodstock-fever/1", "--games", "6")
+    assert dayz.returncode == 0, dayz.stderr
+    assert "win share +0.0000 (95% +0.0000 to +0.0000); points +0.0000 (95% +0.0000 to +0.0000)" in dayz.stdout
+
+
+def test_greedy_passes_needs_two_games():
+    done = _greedy_passes("--games", "1")
+    assert done.returncode == 2 and "--games must be at least 2" in done.stderr
