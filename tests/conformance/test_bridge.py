@@ -80,6 +80,7 @@ def test_negative_control_finds_the_difference(name, ours, theirs, laying, capsy
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.usefixtures("quick_ismcts")
 def test_every_bot_plays_the_box_to_the_end(bot):
     """The bots play bridge/2 to its end: the auction, the doubling, the dummy's cards for the declarer."""
     env = Environment()

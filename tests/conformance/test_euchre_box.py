@@ -75,6 +75,7 @@ def test_scenarios_lists_it_and_check_passes_without_a_warning(capsys):
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("bots", ["random", "greedy", "ismcts"])
+@pytest.mark.usefixtures("quick_ismcts")
 def test_the_bots_play_whole_games_to_10(scenario, bots):
     result = simulate(scenario, players=4, games=6 if bots == "random" else 1, seed=1, bots=bots, env=ENV)
     for game in result["games"]:

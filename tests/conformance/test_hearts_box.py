@@ -55,6 +55,7 @@ def test_scenarios_lists_it_and_check_passes_without_a_warning(capsys):
 
 
 @pytest.mark.parametrize("bots", ["random", "greedy", "ismcts,random,greedy,greedy-reference"])
+@pytest.mark.usefixtures("quick_ismcts")
 def test_the_bots_play_whole_games_to_100(bots):
     result = simulate(SCENARIO, players=4, games=2 if bots != "random" else 10, seed=1, bots=bots, env=ENV,
                       express="ismcts" in bots)

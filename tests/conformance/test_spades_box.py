@@ -51,6 +51,7 @@ def test_the_scripted_game_passes(capsys):
 
 
 @pytest.mark.parametrize("bots", ["random", "greedy", "ismcts,random,greedy,random"])
+@pytest.mark.usefixtures("quick_ismcts")
 def test_the_bots_play_whole_games_to_the_end(bots):
     """A whole game, hand after hand, until a team reaches 500 or falls to -350 (the mercy rule)."""
     result = simulate(SCENARIO, players=4, games=1 if "ismcts" in bots else 5, seed=1, bots=bots, env=ENV)

@@ -44,6 +44,7 @@ def _play(setup, seed: int, counts: dict) -> Game:
 
 
 @pytest.mark.slow
+@pytest.mark.first
 def test_the_long_random_run_of_the_documentation(tmp_path):
     counts = dict.fromkeys(["games", "scenarios", "set-ups", "decisions", "invariant checks", "replays",
                             "saves resumed"], 0)

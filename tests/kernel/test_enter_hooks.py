@@ -111,6 +111,7 @@ def test_the_generated_trick_loop_steps_aside_only_when_an_enter_hook_is_in_forc
 
 
 @pytest.mark.parametrize("bots", ["random", "greedy", "ismcts,greedy,random"])
+@pytest.mark.usefixtures("quick_ismcts")
 def test_each_bot_plays_a_game_with_enter_hooks_to_the_end(capsys, bots):
     games = 1 if "ismcts" in bots else 3
     code = main(["simulate", "--scenario", str(COOKBOOK / "mod-medic-cleanup.scenario.yaml"), "--players", "3",

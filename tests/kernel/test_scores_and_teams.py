@@ -36,6 +36,7 @@ def test_both_loops_play_the_same_games_of_a_score_or_teams(name, monkeypatch):
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
 @pytest.mark.parametrize("name", ("score_below_zero", "teams_pooled"))
+@pytest.mark.usefixtures("quick_ismcts")
 def test_every_bot_plays_a_score_below_zero_and_teams_to_the_end(name, bot):
     setup = _setup(name)
     game = Game(setup, 3)

@@ -79,6 +79,7 @@ def test_a_card_always_playable_on_a_condition_shows_a_void_only_when_its_player
                                       COOKBOOK / "tarot-trumps.scenario.yaml", COOKBOOK / "tichu-dog-out.scenario.yaml",
                                       GAMES / "mods" / "ghosts.scenario.yaml"], ids=lambda p: p.stem)
 @pytest.mark.parametrize("bots", ["random", "greedy", "ismcts,greedy,random"])
+@pytest.mark.usefixtures("quick_ismcts")
 def test_each_bot_plays_each_new_construct_to_the_end(capsys, scenario, bots):
     players = "4" if "tichu" in scenario.name else "3"
     games = 1 if "ismcts" in bots else 3

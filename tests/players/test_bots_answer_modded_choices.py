@@ -57,6 +57,7 @@ custom_factions:
 
 
 @pytest.mark.parametrize("bots", ["random,random,random", "greedy,greedy,random", "ismcts,greedy,random"])
+@pytest.mark.usefixtures("quick_ismcts")
 def test_each_bot_plays_a_modded_power_to_the_end(tmp_path, capsys, bots):
     (tmp_path / "jesters.power").write_text(POWER, encoding="utf-8")
     (tmp_path / "s.yaml").write_text(SCENARIO, encoding="utf-8")

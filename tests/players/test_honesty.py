@@ -199,6 +199,7 @@ def test_ismcts_decides_the_same_whatever_it_cannot_see():
 @pytest.mark.slow
 @pytest.mark.parametrize("bot", sorted(BOTS))
 @pytest.mark.parametrize("case", cases())
+@pytest.mark.usefixtures("quick_ismcts")
 def test_every_bot_at_many_positions_of_every_case(case, bot):
     assert _check(case, bot, **SLOW) == positions(case, **SLOW)[1]
 

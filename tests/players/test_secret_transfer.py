@@ -129,6 +129,7 @@ def test_the_same_swap_is_seen_when_the_transfer_zones_are_public(tmp_path):
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.usefixtures("quick_ismcts")
 def test_every_bot_plays_a_game_of_secret_transfer_zones_to_the_end(tmp_path, bot):
     game = Game(_setup(tmp_path), 2)
     result = play_game(game, make_bots([bot] * 4, 2))
