@@ -29,7 +29,7 @@ from happydayz.kernel.observation import Observation, seat_view
 from happydayz.kernel.setup import prepare
 from happydayz.players.registry import BOTS
 
-from conftest import ENV, ROOT
+from conftest import ENV, QUICK_ISMCTS_ITERATIONS, ROOT
 from test_bots import setup_for
 
 SEAT = 0  # (kept for test_secret_transfer, which seats its bot here)
@@ -202,6 +202,14 @@ def test_ismcts_decides_the_same_whatever_it_cannot_see():
 @pytest.mark.usefixtures("quick_ismcts")
 def test_every_bot_at_many_positions_of_every_case(case, bot):
     assert _check(case, bot, **SLOW) == positions(case, **SLOW)[1]
+
+
+def test_quick_ismcts_is_the_ismcts_the_slow_test_gets_by_name(request):
+    """The fast test's ISMCTS plays the default 600 playouts a decision; the slow test's, under the fixture, 60
+    (whether a bot reads hidden cards does not depend on how many)."""
+    assert BOTS["ismcts"](1234).iterations == 600
+    request.getfixturevalue("quick_ismcts")
+    assert BOTS["ismcts"](1234).iterations == QUICK_ISMCTS_ITERATIONS < 600
 
 
 def test_every_kind_the_kernel_asks_is_met():
