@@ -73,7 +73,7 @@ def test_the_long_random_run_of_the_documentation(tmp_path):
                     for answer in game.answers[: len(game.answers) // 2]:
                         half.apply(answer)
                     path = tmp_path / "game.json"
-                    save_game(path, half, scenario_def.id)
+                    save_game(path, half, scenario_def.id, env=ENV)  # (without ENV, each save loads every box again)
                     resumed, _ = load_game(path, ENV)
                     for answer in game.answers[len(game.answers) // 2:]:
                         resumed.apply(answer)
