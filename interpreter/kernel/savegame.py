@@ -64,7 +64,11 @@ class SaveProblem(HappyError):
 
 def save_record(game: Game, scenario_ref: str | os.PathLike, seat: int | None = None,
                 env: Environment | None = None) -> dict:
-    """The save-file data of `game` (see the module docstring)."""
+    """The save-file data of `game` (see the module docstring).
+
+    `env` tells a bundled scenario id from a file path: pass the session's, since a new Environment loads and
+    checks every box file again (a third of a second).
+    """
     env = env if env is not None else Environment()
     text = str(scenario_ref)
     if text not in {s.id for s in env.library.scenarios()}:
@@ -101,7 +105,7 @@ def save_game(path: str | os.PathLike, game: Game, scenario_ref: str | os.PathLi
 
     The file is written beside `path` and renamed over it; anything at `path`
     that is not a regular file (a folder, a device, a link) is never replaced.
-    Raises SaveProblem when the file cannot be written.
+    Raises SaveProblem when the file cannot be written. `env`: as for save_record.
     """
     record = save_record(game, scenario_ref, seat, env)
     write_atomic(path, dumps_record(record), code=S_WRITE, error=SaveProblem, what="save file")
