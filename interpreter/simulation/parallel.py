@@ -379,19 +379,19 @@ _INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
+def interrupts_held(numbers: tuple[int, ...] = _INTERRUPTS) -> Iterator[list[int]]:
     """Ctrl-C and SIGTERM (which the CLI turns into a Ctrl-C) that come while the block runs are held until it
     ends, and act then: a finished game's bookkeeping (its record, its log or results line) is done whole or not
     at all, so an interrupted run's files agree. Held by a handler of our own, not a signal mask: a signal may
     reach any thread (a process pool's among them), but Python runs its handlers in the main thread. (Off the
-    main thread the block runs as it is.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    main thread the block runs as it is.) `numbers`: the signals held; the block is given those caught (a list)."""
     caught: list[int] = []
-    previous = {number: signal.signal(number, lambda signum, frame: caught.append(signum)) for number in _INTERRUPTS}
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = {number: signal.signal(number, lambda signum, frame: caught.append(signum)) for number in numbers}
     try:
-        yield
+        yield caught
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -583,15 +583,7 @@ def _run_ray(batches: Iterable[Batch], on_outcome, jobs: int, address: str | Non
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
-        options: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-        main_thread = threading.current_thread() is threading.main_thread()
-        on_sigterm = signal.getsignal(signal.SIGTERM) if main_thread else None
-        if address is not None:
-            ray.init(address=address, **options)
-        else:
-            ray.init(num_cpus=max(1, jobs), **options)
-        if on_sigterm is not None:  # Ray's own handler exits at once, losing the finished games: ours stops the
-            signal.signal(signal.SIGTERM, on_sigterm)  # run as Ctrl-C does (cli.app), keeping them
+        _start_ray(ray, jobs, address)
         started = True
     lost_errors = tuple(getattr(ray.exceptions, name) for name in
                         ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError", "ObjectLostError")
@@ -632,28 +624,62 @@ def _run_ray(batches: Iterable[Batch], on_outcome, jobs: int, address: str | Non
                     _deliver(outcomes, on_outcome)
                 fill()
             feed.finish()
-        except KeyboardInterrupt:
-            for ref in pending:
-                ray.cancel(ref, force=True)
-            ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0) if pending else ([], [])
-            for ref in ready:
-                try:
-                    _deliver(ray.get(ref, timeout=0), on_outcome)
-                except Exception:  # cancelled or failed: not a finished batch
-                    pass
-            raise
-        except RunIncomplete:
-            ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0) if pending else ([], [])
-            for ref in ready:
-                with contextlib.suppress(Exception):
-                    _deliver(ray.get(ref, timeout=0), on_outcome)
-            for ref in pending:
-                with contextlib.suppress(Exception):
-                    ray.cancel(ref, force=True)
+        except (KeyboardInterrupt, RunIncomplete):
+            # The batches finished are kept; those still running are not cancelled (ray.cancel): a cancel that
+            # meets the reply of a task finishing just then fails a RAY_CHECK in this process's Ray core worker
+            # ("Tried to complete task that was not pending", a race in Ray: ray-project/ray#54527), which prints
+            # a C++ stack trace and exits 1 at once, every game lost. ray.shutdown() below ends them (our own Ray
+            # instance); on a cluster they end as their job does, or after their batch (25 games at most).
+            _deliver_ready(ray, pending, on_outcome)
             raise
     finally:
         if started:
             ray.shutdown()
+
+
+def _start_ray(ray, jobs: int, address: str | None) -> None:
+    """ray.init for a run; a SIGTERM that comes meanwhile waits until it returns, then stops the run as Ctrl-C does.
+
+    ray.init installs Ray's own SIGTERM handlers, which end the process with sys.exit (exit 15, no game kept): they
+    are not installed, ours (cli.app) stays. And a SIGTERM must not stop ray.init midway: one that comes while
+    Ray's core worker starts meets its C++ failure handler (absl's), which prints a stack trace (that we cannot
+    prevent), calls ours, and sets a 3 s alarm that aborts the process (exit -6): that alarm is cancelled.
+    (Ctrl-C is not held, so that it still stops a slow start, such as a cluster's that does not answer.)
+    """
+    options: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    if address is not None:
+        options["address"] = address
+    else:
+        options["num_cpus"] = max(1, jobs)
+    utils = getattr(getattr(ray, "_private", None), "utils", None)
+    rays_handler = getattr(utils, "set_sigterm_handler", None)
+    keep_ours = rays_handler is not None and threading.current_thread() is threading.main_thread()
+    if keep_ours:
+        utils.set_sigterm_handler = lambda handler: None
+    caught: list[int] = []
+    try:
+        with interrupts_held((signal.SIGTERM,)) as caught:
+            ray.init(**options)
+    except KeyboardInterrupt:  # the SIGTERM held, acting now (or a Ctrl-C during ray.init)
+        if caught and hasattr(signal, "alarm"):
+            signal.alarm(0)
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        raise
+    finally:
+        if keep_ours:
+            utils.set_sigterm_handler = rays_handler
+
+
+def _deliver_ready(ray, pending: dict, on_outcome) -> None:
+    """The outcomes of the Ray tasks in `pending` already finished well (before giving up on a run)."""
+    ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0) if pending else ([], [])
+    for ref in ready:
+        try:
+            outcomes = ray.get(ref, timeout=0)
+        except Exception:  # failed: not a finished batch
+            continue
+        _deliver(outcomes, on_outcome)
 
 
 __all__ = [
