@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import random
@@ -217,3 +218,62 @@ def test_greedy_passes_differ_where_the_fewest_win_and_nowhere_else():
 def test_greedy_passes_needs_two_games():
     done = _greedy_passes("--games", "1")
     assert done.returncode == 2 and "--games must be at least 2" in done.stderr
+
+
+def _greedy_floor_module():
+    """bench/greedy_floor.py as a module (it puts bench/ on the path for its harness, bench/bots.py)."""
+    spec = importlib.util.spec_from_file_location("greedy_floor", BENCH.parent / "greedy_floor.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_greedy_floor_prints_each_cut_of_the_decision_beside_greedy_in_one_run():
+    done = subprocess.run([sys.executable, str(BENCH.parent / "greedy_floor.py"), "--quick", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)["python"]
+    assert set(result["scenarios"]) == {"woodstock-fever/1", "american-dream/1"}
+    for figures in result["scenarios"].values():
+        for name in ("greedy", "greedy-facts", "greedy-read", "greedy-reference"):
+            assert figures[name] > 0, name
+    # the moves of bench/bots.py's own run over the same decisions: the harness is the same
+    bots = subprocess.run([sys.executable, str(BENCH.parent / "bots.py"), "--quick", "--json"], capture_output=True,
+                          text=True, timeout=600)
+    assert bots.returncode == 0, bots.stderr
+    for sid, figures in result["scenarios"].items():
+        made = json.loads(bots.stdout)["scenarios"][sid]["moves"]
+        assert figures["moves"] == {"greedy": made["greedy"], "greedy-reference": made["greedy-reference"]}
+
+
+@pytest.mark.parametrize("name, made, scored", [("greedy-facts", True, False), ("greedy-read", False, False),
+                                                ("greedy", True, True)])
+def test_greedy_floor_cuts_the_decision_where_it_says(monkeypatch, name, made, scored):
+    """greedy-facts makes the decision's facts and scores nothing; greedy-read only reads the observation."""
+    floor = _greedy_floor_module()
+    from happydayz.players import lean_play
+
+    calls = []
+    for part in ("read", "prepare", "score_options"):
+        real = getattr(lean_play, part)
+        monkeypatch.setattr(lean_play, part, lambda *a, _real=real, _part=part: (calls.append(_part), _real(*a))[1])
+    agent_class = floor.variant(name) if name != "greedy" else floor.bots.greedy_factory("greedy")
+    game, decision = floor.bots.decisions("woodstock-fever/1", 1, 1)[0]
+    agent = agent_class(7).bind(game.setup, decision.actor)
+    move = agent.decide(floor.bots._observation(game, decision.actor), decision)
+    assert 0 <= move < len(decision.options)
+    assert "read" in calls
+    assert ("prepare" in calls) is made and ("score_options" in calls) is scored
+
+
+def test_greedy_floor_finds_the_compiled_modules_where_they_were_built(tmp_path):
+    floor = _greedy_floor_module()
+    finder = floor._Compiled(tmp_path)
+    assert finder.find_spec("happydayz.kernel.game", None) is None  # (not one it builds)
+    with pytest.raises(ImportError, match=r"greedy_floor: happydayz.players.lean_play was not built in "):
+        finder.find_spec("happydayz.players.lean_play", None)
+    built = tmp_path / "happydayz" / "players" / ("lean_play" + importlib.machinery.EXTENSION_SUFFIXES[0])
+    built.parent.mkdir(parents=True)
+    built.write_bytes(b"")
+    spec = finder.find_spec("happydayz.players.lean_play", None)
+    assert spec.origin == str(built) and spec.name == "happydayz.players.lean_play"
