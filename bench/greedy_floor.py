@@ -45,7 +45,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VARIANTS = ("greedy", "greedy-facts", "greedy-read", "greedy-reference")
+CUTS = ("greedy-facts", "greedy-read")  # greedy with its scoring cut away, then its facts too
+VARIANTS = ("greedy", *CUTS, "greedy-reference")
 #: The greedy bot's path from the observation to its scores: what --compiled builds.
 COMPILED = ("happydayz.kernel.observation", "happydayz.players.greedy", "happydayz.players.contract",
             "happydayz.players.lean_play", "happydayz.players.fast_greedy")
@@ -105,11 +106,14 @@ def variant(name: str):
 def measure(count: int, repeats: int, seed: int) -> dict:
     """bench/bots.py's measurement (its ISMCTS searches of 100 iterations in between too), the variants beside
     the registry's two greedy bots."""
-    factory = bots.greedy_factory
-    made = {name: variant(name) for name in VARIANTS if name.startswith("greedy-") and name != "greedy-reference"}
+    factory, names = bots.greedy_factory, bots.GREEDY_BOTS
+    made = {name: variant(name) for name in CUTS}
     bots.GREEDY_BOTS = VARIANTS
     bots.greedy_factory = lambda name: made[name] if name in made else factory(name)
-    result = bots.measure(count, 100, repeats, seed)
+    try:
+        result = bots.measure(count, 100, repeats, seed)
+    finally:  # (bench/bots.py as it was, for whoever else uses it in this process)
+        bots.greedy_factory, bots.GREEDY_BOTS = factory, names
     out = {"budget": result["budget"], "floor_us_per_trick": result["floor_us_per_trick"], "scenarios": {}}
     for sid, r in result["scenarios"].items():
         out["scenarios"][sid] = {name: r[f"{name.replace('-', '_')}_decision_floor_tricks"] for name in VARIANTS}
@@ -171,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.decisions, args.repeats = 2, 1
+    if args.compiled:  # (said before minutes of measuring, not after)
+        try:
+            import Cython  # noqa: F401
+        except ImportError:
+            parser.error("--compiled needs Cython (pip install cython) and a C compiler")
     result = {"python": measure(args.decisions, args.repeats, args.seed)}
     if args.compiled:
         result["compiled"] = compiled(args.decisions, args.repeats, args.seed)["python"]

@@ -277,3 +277,13 @@ def test_greedy_floor_finds_the_compiled_modules_where_they_were_built(tmp_path)
     built.write_bytes(b"")
     spec = finder.find_spec("happydayz.players.lean_play", None)
     assert spec.origin == str(built) and spec.name == "happydayz.players.lean_play"
+
+
+def test_greedy_floor_says_at_once_that_compiling_needs_cython():
+    no_cython = ("import runpy, sys\n"
+                 "sys.modules['Cython'] = None  # (import Cython fails, as where it is not installed)\n"
+                 "sys.argv = ['greedy_floor.py', '--compiled', '--quick']\n"
+                 f"runpy.run_path({str(BENCH.parent / 'greedy_floor.py')!r}, run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", no_cython], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "error: --compiled needs Cython (pip install cython) and a C compiler" in done.stderr
