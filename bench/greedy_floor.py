@@ -9,15 +9,16 @@
 
 Issue 34 asks for a `greedy` decision of at most 12 floor tricks in bench/bots.py. This script
 runs bench/bots.py's own measurement (its decisions, its floor timed around them, the median of
-its repeats, CPU time) with three more bots beside the registry's `greedy` and
+its repeats, CPU time) with two more bots beside the registry's `greedy` and
 `greedy-reference`, each cutting one more part of `greedy`'s decision away:
 
 - `greedy-facts`: reads the observation and makes the decision's facts as `greedy` does
   (lean_play.prepare: the cards it has seen, the unseen cards by Faction and their worth,
   the trick, the voids, who is still to play), then plays a random option: no option scored;
 - `greedy-read`: only reads the observation's keys `greedy` reads (lean_play.read), then
-  plays a random option;
-- (the decision's overhead that is left is in both: the seat's tables looked up, a draw.)
+  plays a random option.
+
+Both keep the rest of a decision's overhead: the seat's tables looked up, one draw.
 
 So any bot that reads what `greedy` reads costs at least `greedy-read`, and one that also
 knows which cards are still unseen costs at least `greedy-facts`, however cheaply it then
@@ -26,7 +27,7 @@ as GreedyAgent's (the chance of each later seat following and beating, the trick
 content) fits in what is left.
 
 `--compiled` builds the modules of COMPILED with Cython in a temporary folder (the same
-source, each under its own module name) and runs the same measurement again in a process
+source, each under its real module name) and runs the same measurement again in a process
 that imports those builds in place of the .py files: what compiling the code buys (the
 moves are the same: the fingerprints are printed). The figures are printed, never checked.
 """
@@ -77,7 +78,6 @@ if os.environ.get(_CHILD_ENV):  # (before anything imports the package)
 sys.path.insert(0, str(HERE))
 
 import bots  # noqa: E402  (this folder: bench/bots.py's harness)
-
 
 
 def variant(name: str):
