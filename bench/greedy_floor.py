@@ -122,12 +122,10 @@ def measure(count: int, repeats: int, seed: int) -> dict:
 
 
 def build(folder: Path) -> Path:
-    """The modules of COMPILED built by Cython into `folder` (raises SystemExit with the reason if they cannot be)."""
-    try:
-        from Cython.Build import cythonize
-        from setuptools import Extension, setup
-    except ImportError as error:
-        raise SystemExit(f"greedy_floor: --compiled needs Cython and setuptools ({error}): pip install cython")
+    """The modules of COMPILED built by Cython into `folder` (main has checked that Cython and setuptools are there)."""
+    from Cython.Build import cythonize
+    from setuptools import Extension, setup
+
     import happydayz
 
     package = Path(happydayz.__file__).resolve().parent
@@ -176,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.decisions, args.repeats = 2, 1
     if args.compiled:  # (said before minutes of measuring, not after)
-        try:
-            import Cython  # noqa: F401
-        except ImportError:
-            parser.error("--compiled needs Cython (pip install cython) and a C compiler")
+        for module, hint in (("Cython", "Cython (pip install cython) and a C compiler"),
+                             ("setuptools", "setuptools (pip install setuptools)")):
+            try:
+                __import__(module)
+            except ImportError:
+                parser.error(f"--compiled needs {hint}")
     result = {"python": measure(args.decisions, args.repeats, args.seed)}
     if args.compiled:
         result["compiled"] = compiled(args.decisions, args.repeats, args.seed)["python"]
